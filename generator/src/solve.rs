@@ -1,0 +1,123 @@
+//! Solving every reachable position of a game whose reachable set fits in
+//! memory, by layers from the start position, and laying the results out as
+//! table entries.
+
+use std::collections::{HashMap, HashSet};
+
+use rayon::prelude::*;
+use solvedb_lookup::{Game, Score, Tabled};
+
+/// Positions reached after one number of moves, like a perft line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayerCount {
+    /// Moves played from the start.
+    pub ply: usize,
+    /// Distinct positions.
+    pub reachable: u64,
+    /// Distinct positions up to symmetry.
+    pub canonical: u64,
+}
+
+/// A solved game: counts, and one entry byte per table slot.
+#[derive(Debug)]
+pub struct Solution {
+    /// Positions per ply, raw and up to symmetry.
+    pub layers: Vec<LayerCount>,
+    /// Table entries, `game.slots()` of them; 0 where no position is stored.
+    pub entries: Vec<u8>,
+    /// Non-zero entries: the canonical reachable positions.
+    pub stored: u64,
+}
+
+impl Solution {
+    /// Reachable positions in all layers.
+    pub fn reachable(&self) -> u64 {
+        self.layers.iter().map(|l| l.reachable).sum()
+    }
+
+    /// Reachable positions up to symmetry in all layers.
+    pub fn canonical(&self) -> u64 {
+        self.layers.iter().map(|l| l.canonical).sum()
+    }
+}
+
+/// Every position reachable from the start, layer by layer: layer `k` holds
+/// the positions that `k` moves reach. Each position lies in one layer (true
+/// of games where every move adds a stone or an edge).
+pub fn reachable_layers<G: Game>(game: &G) -> Vec<Vec<G::Position>> {
+    let mut layers = vec![vec![game.start()]];
+    loop {
+        let last = layers.last().expect("at least the start layer");
+        let next: HashSet<G::Position> = last
+            .par_iter()
+            .flat_map_iter(|&p| game.moves(p).into_iter().map(move |m| game.play(p, m).0))
+            .collect();
+        if next.is_empty() {
+            return layers;
+        }
+        let mut next: Vec<_> = next.into_iter().collect();
+        next.sort_unstable();
+        layers.push(next);
+    }
+}
+
+/// Solves every reachable position, from the last layer back to the start:
+/// a position's score is its terminal score or the best backed-up score of
+/// its moves. Only canonical positions are kept; children are looked up by
+/// their canonical form.
+pub fn solve<G: Tabled>(game: &G) -> Solution {
+    let layers = reachable_layers(game);
+    let mut scores: HashMap<G::Position, Score> = HashMap::new();
+    let mut counts = Vec::with_capacity(layers.len());
+    for (ply, layer) in layers.iter().enumerate().rev() {
+        let mut canonical: Vec<G::Position> = layer.iter().map(|&p| game.canonical(p)).collect();
+        canonical.sort_unstable();
+        canonical.dedup();
+        let solved: Vec<(G::Position, Score)> = canonical
+            .par_iter()
+            .map(|&p| {
+                (
+                    p,
+                    best_score(game, p, |child| scores[&game.canonical(child)]),
+                )
+            })
+            .collect();
+        counts.push(LayerCount {
+            ply,
+            reachable: layer.len() as u64,
+            canonical: canonical.len() as u64,
+        });
+        scores.extend(solved);
+    }
+    counts.reverse();
+
+    let mut entries = vec![0u8; usize::try_from(game.slots()).expect("table fits memory")];
+    for (&p, &score) in &scores {
+        entries[game.slot(p) as usize] = game.encode(p, score);
+    }
+    Solution {
+        layers: counts,
+        entries,
+        stored: scores.len() as u64,
+    }
+}
+
+/// The score of a position from its children's scores: the terminal score,
+/// or the best backed-up score over the legal moves.
+pub fn best_score<G: Game>(
+    game: &G,
+    position: G::Position,
+    mut child_score: impl FnMut(G::Position) -> Score,
+) -> Score {
+    if let Some(score) = game.terminal_score(position) {
+        return score;
+    }
+    game.moves(position)
+        .into_iter()
+        .map(|mv| {
+            let (child, transition) = game.play(position, mv);
+            transition.backup(child_score(child))
+        })
+        .max()
+        .expect("a position that is not terminal has a move")
+}

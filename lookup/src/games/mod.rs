@@ -1,0 +1,3 @@
+//! One module per game: rules, symmetries, notation and table index.
+
+pub mod tictactoe;

@@ -1,0 +1,471 @@
+//! 3×3 tic-tac-toe.
+//!
+//! Cells are numbered `0`–`8` row by row from the top left. A position is
+//! written as nine characters `X`, `O` or `.` in the same order, optionally
+//! with `/` between rows (`X.O/.X./..O`). X moves first, so the side to move
+//! follows from the counts: X when both have as many stones, O otherwise.
+//!
+//! ```
+//! use solvedb_lookup::{Game, TicTacToe};
+//!
+//! let p = TicTacToe.parse("XX./OO./...")?;
+//! assert_eq!(TicTacToe.to_move(p), 'X');
+//! assert_eq!(TicTacToe.notation(p), "XX./OO./...");
+//! # Ok::<(), solvedb_lookup::PositionError>(())
+//! ```
+
+use std::fmt;
+
+use crate::error::{PositionError, TableError};
+use crate::game::{Game, GameId, IndexScheme, Tabled, ValueEncoding};
+use crate::value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
+
+const CELLS: usize = 9;
+const FULL: u16 = (1 << CELLS) - 1;
+
+/// The eight winning lines as cell masks.
+const LINES: [u16; 8] = [
+    0b000_000_111,
+    0b000_111_000,
+    0b111_000_000,
+    0b001_001_001,
+    0b010_010_010,
+    0b100_100_100,
+    0b100_010_001,
+    0b001_010_100,
+];
+
+/// Cell maps of the 8 symmetries of the square: `SYMMETRIES[s][c]` is where
+/// cell `c` goes. Symmetry `s` transposes if `s & 4`, then mirrors the rows if
+/// `s & 1` and the columns if `s & 2`; index 0 is the identity.
+const SYMMETRIES: [[u8; CELLS]; 8] = {
+    let mut table = [[0u8; CELLS]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut cell = 0;
+        while cell < CELLS {
+            let (mut r, mut c) = (cell / 3, cell % 3);
+            if s & 4 != 0 {
+                (r, c) = (c, r);
+            }
+            if s & 1 != 0 {
+                r = 2 - r;
+            }
+            if s & 2 != 0 {
+                c = 2 - c;
+            }
+            table[s][cell] = (3 * r + c) as u8;
+            cell += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
+/// 3×3 tic-tac-toe. See the [module documentation](self).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TicTacToe;
+
+/// A tic-tac-toe board: one bit per cell for each player.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Board {
+    x: u16,
+    o: u16,
+}
+
+impl Board {
+    /// The cells X holds, bit `i` for cell `i`.
+    pub fn x(self) -> u16 {
+        self.x
+    }
+
+    /// The cells O holds, bit `i` for cell `i`.
+    pub fn o(self) -> u16 {
+        self.o
+    }
+
+    /// Stones on the board.
+    pub fn stones(self) -> u32 {
+        (self.x | self.o).count_ones()
+    }
+
+    fn x_to_move(self) -> bool {
+        self.x.count_ones() == self.o.count_ones()
+    }
+
+    /// The stones of the player who moved last.
+    fn last_mover(self) -> u16 {
+        if self.x_to_move() { self.o } else { self.x }
+    }
+}
+
+/// A cell, `0`–`8` row by row from the top left.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cell(u8);
+
+impl Cell {
+    /// The cell with this number, if it is on the board.
+    pub fn new(index: u8) -> Option<Cell> {
+        (usize::from(index) < CELLS).then_some(Cell(index))
+    }
+
+    /// The cell's number.
+    pub fn index(self) -> u8 {
+        self.0
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+fn has_line(stones: u16) -> bool {
+    LINES.iter().any(|&line| stones & line == line)
+}
+
+/// Whether a board with these stones could have arisen in play: the counts
+/// fit, and if someone owns a line, the game ended with their last stone.
+fn check_reachable(x: u16, o: u16) -> Result<(), PositionError> {
+    let (xs, os) = (x.count_ones(), o.count_ones());
+    if xs != os && xs != os + 1 {
+        return Err(PositionError::Counts { x: xs, o: os });
+    }
+    let (x_line, o_line) = (has_line(x), has_line(o));
+    if x_line && o_line {
+        return Err(PositionError::BothWin);
+    }
+    let (winner, mark, moved_last) = if x_line {
+        (x, 'X', xs == os + 1)
+    } else if o_line {
+        (o, 'O', xs == os)
+    } else {
+        return Ok(());
+    };
+    // The winner moved last, and some stone of theirs completed every line
+    // they own: without it they had none, so the game was still going.
+    let last_stone_won = (0..CELLS)
+        .map(|c| 1u16 << c)
+        .any(|bit| winner & bit != 0 && !has_line(winner & !bit));
+    if moved_last && last_stone_won {
+        Ok(())
+    } else {
+        Err(PositionError::PlayAfterWin { winner: mark })
+    }
+}
+
+impl TicTacToe {
+    /// `'X'` or `'O'`: whose turn it is (X moves first).
+    pub fn to_move(self, board: Board) -> char {
+        if board.x_to_move() { 'X' } else { 'O' }
+    }
+
+    /// The board with these stones, if it could arise in play.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::parse`] for an unreachable board.
+    pub fn board(self, x: u16, o: u16) -> Result<Board, PositionError> {
+        if x & o != 0 || (x | o) & !FULL != 0 {
+            return Err(PositionError::BadMove {
+                input: format!("x={x:#x} o={o:#x}"),
+                reason: "stones overlap or lie off the board".into(),
+            });
+        }
+        check_reachable(x, o)?;
+        Ok(Board { x, o })
+    }
+}
+
+impl Game for TicTacToe {
+    type Position = Board;
+    type Move = Cell;
+    type Value = Outcome;
+
+    fn id(&self) -> GameId {
+        GameId::TicTacToe
+    }
+
+    fn start(&self) -> Board {
+        Board::default()
+    }
+
+    fn parse(&self, text: &str) -> Result<Board, PositionError> {
+        let text = text.trim();
+        let (mut x, mut o, mut cells) = (0u16, 0u16, 0usize);
+        for (at, ch) in text.char_indices() {
+            let bit = 1u16.checked_shl(cells as u32).unwrap_or(0);
+            match ch {
+                'X' => x |= bit,
+                'O' => o |= bit,
+                '.' => {}
+                '/' if cells > 0 && cells % 3 == 0 && cells < CELLS => continue,
+                _ => {
+                    return Err(PositionError::Character {
+                        found: ch,
+                        at,
+                        expected: "'X', 'O', '.' (and '/' between rows)",
+                    });
+                }
+            }
+            cells += 1;
+        }
+        if cells != CELLS {
+            return Err(PositionError::Length {
+                game: "tic-tac-toe",
+                expected: CELLS,
+                found: cells,
+            });
+        }
+        check_reachable(x, o)?;
+        Ok(Board { x, o })
+    }
+
+    fn notation(&self, board: Board) -> String {
+        let mut text = String::with_capacity(11);
+        for cell in 0..CELLS {
+            if cell > 0 && cell % 3 == 0 {
+                text.push('/');
+            }
+            let bit = 1 << cell;
+            text.push(if board.x & bit != 0 {
+                'X'
+            } else if board.o & bit != 0 {
+                'O'
+            } else {
+                '.'
+            });
+        }
+        text
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Cell, PositionError> {
+        text.trim()
+            .parse::<u8>()
+            .ok()
+            .and_then(Cell::new)
+            .ok_or_else(|| PositionError::BadMove {
+                input: text.to_owned(),
+                reason: "tic-tac-toe moves are cells 0-8, row by row".into(),
+            })
+    }
+
+    fn moves(&self, board: Board) -> Vec<Cell> {
+        if self.terminal_score(board).is_some() {
+            return Vec::new();
+        }
+        let empty = FULL & !(board.x | board.o);
+        (0..CELLS as u8)
+            .filter(|&c| empty & (1 << c) != 0)
+            .map(Cell)
+            .collect()
+    }
+
+    fn play(&self, board: Board, cell: Cell) -> (Board, Transition) {
+        let bit = 1 << cell.0;
+        let next = if board.x_to_move() {
+            Board {
+                x: board.x | bit,
+                ..board
+            }
+        } else {
+            Board {
+                o: board.o | bit,
+                ..board
+            }
+        };
+        (next, Transition::PASS)
+    }
+
+    fn terminal_score(&self, board: Board) -> Option<Score> {
+        let stones = board.stones() as Score;
+        if has_line(board.last_mover()) {
+            Some(-(WIN_SCORE - stones))
+        } else if board.x | board.o == FULL {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    fn value(&self, board: Board, score: Score) -> Outcome {
+        let stones = board.stones();
+        // A drawn game of tic-tac-toe always fills the board.
+        Outcome::from_score(score, stones).unwrap_or(Outcome::draw((CELLS as u32 - stones) as u8))
+    }
+
+    fn symmetry_count(&self) -> usize {
+        SYMMETRIES.len()
+    }
+
+    fn symmetric(&self, board: Board, index: usize) -> Board {
+        let map = &SYMMETRIES[index];
+        let image = |stones: u16| {
+            (0..CELLS)
+                .filter(|&c| stones & (1 << c) != 0)
+                .fold(0u16, |acc, c| acc | 1 << map[c])
+        };
+        Board {
+            x: image(board.x),
+            o: image(board.o),
+        }
+    }
+}
+
+impl Tabled for TicTacToe {
+    const INDEX: IndexScheme = IndexScheme::Base3Canonical;
+    const VALUES: ValueEncoding = ValueEncoding::OutcomePlies;
+
+    fn slots(&self) -> u64 {
+        3u64.pow(CELLS as u32)
+    }
+
+    fn slot(&self, board: Board) -> u64 {
+        (0..CELLS).rev().fold(0, |acc, c| {
+            let digit = if board.x & (1 << c) != 0 {
+                1
+            } else if board.o & (1 << c) != 0 {
+                2
+            } else {
+                0
+            };
+            acc * 3 + digit
+        })
+    }
+
+    fn position_at(&self, slot: u64) -> Option<Board> {
+        if slot >= self.slots() {
+            return None;
+        }
+        let (mut rest, mut board) = (slot, Board::default());
+        for c in 0..CELLS {
+            match rest % 3 {
+                1 => board.x |= 1 << c,
+                2 => board.o |= 1 << c,
+                _ => {}
+            }
+            rest /= 3;
+        }
+        Some(board)
+    }
+
+    fn encode(&self, board: Board, score: Score) -> u8 {
+        let outcome = self.value(board, score);
+        (outcome.wdl as u8 + 1) << 5 | outcome.plies
+    }
+
+    fn decode(&self, board: Board, slot: u64, entry: u8) -> Result<Score, TableError> {
+        let bad = |reason: String| TableError::Entry { slot, reason };
+        let wdl = match entry >> 5 {
+            1 => Wdl::Loss,
+            2 => Wdl::Draw,
+            3 => Wdl::Win,
+            0 if entry == 0 => return Err(bad("no position stored here".into())),
+            _ => return Err(bad(format!("byte {entry:#04x} encodes no outcome"))),
+        };
+        let plies = entry & 31;
+        let empty = CELLS as u32 - board.stones();
+        let fits = match wdl {
+            Wdl::Draw => u32::from(plies) == empty,
+            _ => u32::from(plies) <= empty,
+        };
+        if !fits {
+            return Err(bad(format!(
+                "{wdl} in {plies} plies with {empty} empty cells"
+            )));
+        }
+        Ok(Outcome { wdl, plies }.score(board.stones()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    /// Every reachable board, by playing all games from the start.
+    fn reachable() -> HashSet<Board> {
+        let mut seen = HashSet::new();
+        let mut stack = vec![TicTacToe.start()];
+        while let Some(board) = stack.pop() {
+            if seen.insert(board) {
+                for mv in TicTacToe.moves(board) {
+                    stack.push(TicTacToe.play(board, mv).0);
+                }
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn parse_accepts_exactly_the_boards_play_reaches() {
+        let played = reachable();
+        let mut parsed = HashSet::new();
+        for slot in 0..TicTacToe.slots() {
+            let board = TicTacToe.position_at(slot).unwrap();
+            assert_eq!(TicTacToe.slot(board), slot);
+            if let Ok(p) = TicTacToe.parse(&TicTacToe.notation(board)) {
+                assert_eq!(p, board);
+                parsed.insert(p);
+            }
+        }
+        assert_eq!(parsed, played);
+    }
+
+    #[test]
+    fn symmetries_are_distinct_and_map_lines_to_lines() {
+        let mut seen = HashSet::new();
+        for map in &SYMMETRIES {
+            assert!(seen.insert(*map));
+            let mut image_lines: Vec<u16> = LINES
+                .iter()
+                .map(|&l| {
+                    (0..9)
+                        .filter(|&c| l & 1 << c != 0)
+                        .fold(0, |a, c| a | 1 << map[c])
+                })
+                .collect();
+            image_lines.sort_unstable();
+            let mut lines = LINES.to_vec();
+            lines.sort_unstable();
+            assert_eq!(image_lines, lines);
+        }
+    }
+
+    #[test]
+    fn notation_errors_name_the_problem() {
+        let t = TicTacToe;
+        assert!(matches!(
+            t.parse("X.."),
+            Err(PositionError::Length { found: 3, .. })
+        ));
+        assert!(matches!(
+            t.parse("X.......Z"),
+            Err(PositionError::Character {
+                found: 'Z',
+                at: 8,
+                ..
+            })
+        ));
+        assert!(matches!(
+            t.parse("XX......."),
+            Err(PositionError::Counts { x: 2, o: 0 })
+        ));
+        assert!(matches!(
+            t.parse("XXX/OOO/X.."),
+            Err(PositionError::BothWin)
+        ));
+        // X has a line but O moved after it.
+        assert!(matches!(
+            t.parse("XXX/OO./O.."),
+            Err(PositionError::PlayAfterWin { winner: 'X' })
+        ));
+        assert!(matches!(
+            t.parse("X../.../.../"),
+            Err(PositionError::Character { found: '/', .. })
+        ));
+        assert!(t.parse("X../.../...").is_ok());
+    }
+}

@@ -1,0 +1,52 @@
+//! Perfect play for small games, from precomputed tables or exact search.
+//!
+//! `solvedb-lookup` holds each game's rules, symmetries and notation, the
+//! table file format (reading and writing), probing, and the live search that
+//! answers where no table does. The `solvedb` command (package
+//! `solvedb-generator`) builds the tables.
+//!
+//! ```
+//! use solvedb_lookup::{Game, Oracle, TicTacToe, Wdl};
+//!
+//! let oracle = Oracle::<_, Vec<u8>>::search_only(TicTacToe);
+//! let value = oracle.probe(TicTacToe.parse("XX./OO./...")?)?;
+//! assert_eq!((value.wdl, value.plies), (Wdl::Win, 1));
+//! # Ok::<(), solvedb_lookup::Error>(())
+//! ```
+//!
+//! # Conventions
+//!
+//! Values are always from the side to move. The tic-tac-toe family reports
+//! win, draw or loss and the plies to the end of the game under perfect play
+//! (the winner wins as fast as it can, the loser loses as slowly as it can).
+//!
+//! # Memory usage
+//!
+//! A [`Table`] keeps each block it has decoded: at most one byte per slot
+//! once every block has been probed. Mapped tables ([`map_table`]) read from
+//! disk only what probes touch.
+//!
+//! # Quirks
+//!
+//! Mapping a file is `unsafe` (see [`map_table`]); [`read_table`] is the safe
+//! alternative and what the `solvedb` command uses.
+
+#![deny(missing_docs)]
+
+mod error;
+pub mod format;
+mod game;
+pub mod games;
+mod mapping;
+mod oracle;
+mod search;
+mod value;
+
+pub use error::{Error, PositionError, TableError};
+pub use format::{Header, Table};
+pub use game::{Game, GameId, IndexScheme, Tabled, UnknownGame, ValueEncoding};
+pub use games::tictactoe::{Board, Cell, TicTacToe};
+pub use mapping::{map_table, read_table};
+pub use oracle::{Answer, MoveValue, Oracle, Source, table_score};
+pub use search::Search;
+pub use value::{Outcome, Score, Transition, WIN_SCORE, Wdl};

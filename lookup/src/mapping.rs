@@ -1,0 +1,52 @@
+//! Opening table files: by memory mapping (the one `unsafe` in solvedb) or by
+//! reading them into memory.
+
+use std::fs::File;
+use std::path::Path;
+
+use memmap2::Mmap;
+
+use crate::error::Error;
+use crate::format::Table;
+
+/// Maps a table file into memory and checks its cheap parts (see
+/// [`Table::new`]). Only the blocks that probes touch are ever read from disk.
+///
+/// # Safety
+///
+/// The file must not be modified or truncated while the table (or anything
+/// borrowed from it) is alive. A change shows through the mapping and may
+/// break invariants `Table` checked when it opened, and a truncation turns
+/// reads into `SIGBUS`. solvedb itself never writes into an existing table: it
+/// writes a new file and renames it over the old name
+/// ([`write_atomically`](crate::format::write_atomically)), which leaves
+/// existing mappings of the old file intact.
+///
+/// # Errors
+///
+/// [`Error::Io`] if the file cannot be opened or mapped, [`Error::Table`] if
+/// its bytes are not a valid table.
+pub unsafe fn map_table(path: &Path) -> Result<Table<Mmap>, Error> {
+    let io = |source| Error::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let file = File::open(path).map_err(io)?;
+    // SAFETY: the caller promises the file is not modified while mapped.
+    let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+    Ok(Table::new(map)?)
+}
+
+/// Reads a whole table file into memory and checks its cheap parts. Safe
+/// where [`map_table`] is not, at the cost of reading every byte at open.
+///
+/// # Errors
+///
+/// As [`map_table`].
+pub fn read_table(path: &Path) -> Result<Table<Vec<u8>>, Error> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    Ok(Table::new(bytes)?)
+}
