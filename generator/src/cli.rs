@@ -17,7 +17,6 @@ use crate::consistency::check_consistency;
 use crate::games::CliGame;
 use crate::manifest::{self, ManifestEntry};
 use crate::progress::Progress;
-use crate::solve::solve;
 
 /// The program and version written into every table header.
 pub const GENERATOR: &str = concat!("solvedb ", env!("CARGO_PKG_VERSION"));
@@ -170,7 +169,7 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
 /// The bytes of a game's table, built from scratch, with the solution's
 /// counts.
 pub fn build_table<G: CliGame>(game: &G, level: i32) -> (crate::solve::Solution, Vec<u8>) {
-    let solution = solve(game);
+    let solution = game.solve_table();
     let header = Header {
         game: game.id(),
         index: G::INDEX,

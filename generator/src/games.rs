@@ -4,6 +4,8 @@
 use serde_json::{Value as Json, json};
 use solvedb_lookup::{Board, Outcome, Tabled, TicTacToe};
 
+use crate::solve::{Solution, solve};
+
 /// A game the `solvedb` command can build, verify and probe.
 pub trait CliGame: Tabled + Copy {
     /// Fields describing a value in JSON (`result` and `plies`, or `value`).
@@ -14,6 +16,13 @@ pub trait CliGame: Tabled + Copy {
 
     /// A short line about the position for people (`X to move`).
     fn position_summary(&self, position: Self::Position) -> String;
+
+    /// Solves the game for its table. The default enumerates the reachable
+    /// positions layer by layer in memory ([`solve`]); games whose tables are
+    /// too big for that (dense edge sets of dots-and-boxes) override it.
+    fn solve_table(&self) -> Solution {
+        solve(self)
+    }
 }
 
 impl CliGame for TicTacToe {
