@@ -52,8 +52,9 @@ enum Command {
     /// stored entries, the file's size and the time taken, and records the
     /// table in the output directory's MANIFEST.
     Build {
-        /// The game: `tictactoe`.
-        game: GameId,
+        /// The game (`tictactoe`), or `all` for every default table.
+        #[arg(default_value = "all")]
+        target: BuildTarget,
         /// Directory to write the table into (created if missing).
         #[arg(long, default_value = "tables")]
         out: PathBuf,
@@ -102,6 +103,38 @@ enum Command {
     },
 }
 
+/// What `solvedb build` builds.
+#[derive(Clone, Debug)]
+enum BuildTarget {
+    /// Every default table.
+    All,
+    /// One game's table.
+    Game(GameId),
+}
+
+/// The tables `solvedb build all` writes.
+const DEFAULT_TABLES: [GameId; 1] = [GameId::TicTacToe];
+
+impl BuildTarget {
+    fn games(&self) -> Vec<GameId> {
+        match self {
+            BuildTarget::All => DEFAULT_TABLES.to_vec(),
+            BuildTarget::Game(game) => vec![*game],
+        }
+    }
+}
+
+impl std::str::FromStr for BuildTarget {
+    type Err = solvedb_lookup::UnknownGame;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "all" => Ok(BuildTarget::All),
+            _ => s.parse().map(BuildTarget::Game),
+        }
+    }
+}
+
 /// Runs the game-generic body `$body` with `$game` bound to the game `$id`
 /// names, or fails for games the command does not support yet.
 macro_rules! with_game {
@@ -146,11 +179,14 @@ where
 fn run(command: Command, out: &mut dyn Write) -> Result<()> {
     match command {
         Command::Build {
-            game,
+            target,
             out: dir,
             level,
         } => {
-            with_game!(game, g => build(g, &dir, level, out))
+            for game in target.games() {
+                with_game!(game, g => build(g, &dir, level, out))?;
+            }
+            Ok(())
         }
         Command::Verify { file } => verify(&file, out),
         Command::Info { file } => info(&file, out),

@@ -50,3 +50,8 @@ pub use mapping::{map_table, read_table};
 pub use oracle::{Answer, MoveValue, Oracle, Source, table_score};
 pub use search::Search;
 pub use value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
+
+/// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

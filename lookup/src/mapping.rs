@@ -50,3 +50,41 @@ pub fn read_table(path: &Path) -> Result<Table<Vec<u8>>, Error> {
     })?;
     Ok(Table::new(bytes)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{Header, encode_table};
+    use crate::{GameId, IndexScheme, ValueEncoding};
+
+    #[test]
+    fn a_mapped_table_reads_like_its_bytes() {
+        let header = Header {
+            game: GameId::TicTacToe,
+            index: IndexScheme::Base3Canonical,
+            values: ValueEncoding::OutcomePlies,
+            entries: 5000,
+            stored: 5000,
+            block_entries: 1024,
+            generator: "test".into(),
+        };
+        let entries: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8 + 1).collect();
+        let dir = std::env::temp_dir().join(format!("solvedb-mapping-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.sdb");
+        crate::format::write_atomically(&path, &encode_table(&header, &entries, 3)).unwrap();
+        // SAFETY: the file is private to this test and not modified while mapped.
+        let mapped = unsafe { map_table(&path) }.unwrap();
+        let read = read_table(&path).unwrap();
+        mapped.verify().unwrap();
+        for slot in 0..5000 {
+            assert_eq!(mapped.entry(slot).unwrap(), entries[slot as usize]);
+            assert_eq!(read.entry(slot).unwrap(), entries[slot as usize]);
+        }
+        assert!(matches!(
+            read_table(&dir.join("missing.sdb")),
+            Err(Error::Io { .. })
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

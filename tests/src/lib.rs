@@ -1,1 +1,29 @@
-//! Shared helpers for the integration tests.
+//! Helpers shared by the integration tests: independent reference
+//! implementations that share no code with the library they check.
+
+pub mod plain_tictactoe;
+
+use std::path::PathBuf;
+
+/// Runs the `solvedb` command line in-process, returning the exit code,
+/// standard output and standard error.
+pub fn solvedb(args: &[&str]) -> (i32, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let argv = std::iter::once("solvedb").chain(args.iter().copied());
+    let code = solvedb_generator::cli::main_with(argv, &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).expect("utf-8 output"),
+        String::from_utf8(err).expect("utf-8 errors"),
+    )
+}
+
+/// The repository's `tables/` directory.
+pub fn committed_tables() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tables")
+}
+
+/// XXH3-64, for tests that forge checksums to reach deeper checks.
+pub fn xxh3_64(bytes: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(bytes)
+}
