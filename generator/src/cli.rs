@@ -4,19 +4,23 @@ use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value as Json, json};
-use solvedb_lookup::format::{FORMAT_VERSION, Header, encode_table, write_atomically};
+use solvedb_lookup::format::{
+    FORMAT_VERSION, Header, encode_table, remove_stale_temporaries, write_atomically,
+};
 use solvedb_lookup::{GameId, Oracle, Table, TicTacToe, read_table};
 
 use crate::bench;
 use crate::consistency::check_consistency;
+use crate::fuzz::{Budget, fuzz};
 use crate::games::CliGame;
 use crate::manifest::{self, ManifestEntry};
 use crate::progress::Progress;
+use crate::sweep::{SweepLimits, forge_other_game, sweep};
 
 /// The program and version written into every table header.
 pub const GENERATOR: &str = concat!("solvedb ", env!("CARGO_PKG_VERSION"));
@@ -67,6 +71,30 @@ enum Command {
     Verify {
         /// The table file.
         file: PathBuf,
+    },
+    /// Mutate a table in every way a disk or a download can (flipped bits,
+    /// truncations, appended bytes, another game's header) and check that
+    /// each is refused with an error, by open, verify or the probe that
+    /// reads the damaged block. Exits non-zero if any goes unnoticed.
+    Sweep {
+        /// The table file (it is not modified).
+        file: PathBuf,
+        /// Blocks whose bits are flipped, for big tables.
+        #[arg(long, default_value_t = 64)]
+        blocks: u64,
+        /// Bits flipped per sampled block, for big tables.
+        #[arg(long, default_value_t = 256)]
+        bits_per_block: u64,
+    },
+    /// Fuzz every notation parser and table open/verify/probe with random
+    /// and mutated inputs; exits non-zero on any panic or broken property.
+    Fuzz {
+        /// How long to run.
+        #[arg(long, default_value_t = 10.0)]
+        seconds: f64,
+        /// Seed of the run (a run is replayed by its seed and length).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Print a table file's header.
     Info {
@@ -190,6 +218,12 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
         }
         Command::Verify { file } => verify(&file, out),
         Command::Info { file } => info(&file, out),
+        Command::Sweep {
+            file,
+            blocks,
+            bits_per_block,
+        } => sweep_file(&file, blocks, bits_per_block, out),
+        Command::Fuzz { seconds, seed } => fuzz_for(seconds, seed, out),
         Command::Probe {
             game,
             position,
@@ -229,6 +263,8 @@ fn build<G: CliGame>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> R
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let name = game.id().table_file_name();
     let path = dir.join(&name);
+    remove_stale_temporaries(&path)
+        .with_context(|| format!("removing interrupted builds' files in {}", dir.display()))?;
     write_atomically(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
     let table = Table::new(bytes.as_slice()).context("reading back the table just built")?;
     manifest::record(
@@ -304,6 +340,63 @@ fn verify(file: &Path, out: &mut dyn Write) -> Result<()> {
         "verified in {:.1} ms",
         started.elapsed().as_secs_f64() * 1e3
     )?;
+    Ok(())
+}
+
+fn sweep_file(file: &Path, blocks: u64, bits_per_block: u64, out: &mut dyn Write) -> Result<()> {
+    let table = open(file)?;
+    let game = table.header().game;
+    let bytes = table.bytes().to_vec();
+    let mut foreign = vec![forge_other_game(&bytes)?];
+    // Real tables of other games beside this one.
+    if let Some(dir) = file.parent().filter(|d| d.is_dir()) {
+        for entry in fs::read_dir(dir)?.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "sdb") {
+                if let Ok(other) = read_table(&path) {
+                    if other.header().game != game {
+                        foreign.push(other.bytes().to_vec());
+                    }
+                }
+            }
+        }
+    }
+    let limits = SweepLimits {
+        blocks,
+        bits_per_block,
+        head_bytes: 64 * 1024,
+    };
+    let started = Instant::now();
+    let report = with_game!(game, g => Ok(sweep(g, bytes, &foreign, limits)?))?;
+    writeln!(out, "corruption sweep of {} ({game})", file.display())?;
+    write!(out, "{}", report.render())?;
+    writeln!(out, "swept in {:.1} s", started.elapsed().as_secs_f64())?;
+    if !report.all_detected() {
+        bail!("some mutations went unnoticed or panicked");
+    }
+    Ok(())
+}
+
+fn fuzz_for(seconds: f64, seed: u64, out: &mut dyn Write) -> Result<()> {
+    let budget = Duration::try_from_secs_f64(seconds)
+        .map_err(|_| anyhow!("--seconds must be a non-negative number, not {seconds}"))?;
+    let report = fuzz(Budget::Time(budget), seed);
+    for (target, executions) in &report.executions {
+        writeln!(out, "{target:<28} {executions:>10} executions")?;
+    }
+    writeln!(
+        out,
+        "{} executions in {:.1} s (seed {seed}), {} failures",
+        report.total(),
+        report.elapsed.as_secs_f64(),
+        report.failures.len()
+    )?;
+    for failure in report.failures.iter().take(10) {
+        writeln!(out, "FAILURE {failure}")?;
+    }
+    if !report.failures.is_empty() {
+        bail!("the fuzzer found {} failing inputs", report.failures.len());
+    }
     Ok(())
 }
 

@@ -7,7 +7,9 @@
 pub mod bench;
 pub mod cli;
 pub mod consistency;
+pub mod fuzz;
 pub mod games;
 pub mod manifest;
 pub mod progress;
 pub mod solve;
+pub mod sweep;

@@ -7,7 +7,7 @@ use std::io;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use solvedb_lookup::format::write_atomically;
+use solvedb_lookup::format::{remove_stale_temporaries, write_atomically};
 
 /// The manifest's file name inside a tables directory.
 pub const MANIFEST: &str = "MANIFEST";
@@ -80,5 +80,7 @@ pub fn record(dir: &Path, name: &str, entry: ManifestEntry) -> Result<()> {
         ));
     }
     let path = dir.join(MANIFEST);
+    remove_stale_temporaries(&path)
+        .with_context(|| format!("removing interrupted writes of {}", path.display()))?;
     write_atomically(&path, text.as_bytes()).with_context(|| format!("writing {}", path.display()))
 }

@@ -45,6 +45,15 @@ pub enum PositionError {
         /// Cells found in the input.
         found: usize,
     },
+    /// Longer than the notation of any position of any supported board;
+    /// refused before it is read.
+    #[error("{found} bytes is longer than any position's notation (at most {max})")]
+    TooLong {
+        /// Bytes given.
+        found: usize,
+        /// The most any notation takes.
+        max: usize,
+    },
     /// A character that is not part of the notation.
     #[error("unexpected character {found:?} at byte {at}: expected one of {expected}")]
     Character {

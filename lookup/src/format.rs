@@ -54,6 +54,7 @@
 
 use std::fs::{self, File};
 use std::io::{self, Write};
+use std::ops::Range;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -367,6 +368,27 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(block[(slot % block_entries) as usize])
     }
 
+    /// The length of the table's head: everything before the first block
+    /// (prefix, header, block index and their checksums).
+    pub fn head_len(&self) -> usize {
+        self.index_start + self.decoded.len() * RECORD_LEN + CHECKSUM_LEN
+    }
+
+    /// The bytes block `block` occupies in the file, and the slots it holds.
+    ///
+    /// # Panics
+    ///
+    /// If `block >= header().blocks()`.
+    pub fn block_span(&self, block: u64) -> (Range<usize>, Range<u64>) {
+        let record = self.record(block);
+        let start = record.offset as usize;
+        let first = block * u64::from(self.header.block_entries);
+        (
+            start..start + record.stored_len as usize,
+            first..first + self.header.block_len(block) as u64,
+        )
+    }
+
     fn record(&self, block: u64) -> BlockRecord {
         let at = self.index_start + block as usize * RECORD_LEN;
         BlockRecord::parse(&self.bytes()[at..at + RECORD_LEN])
@@ -494,6 +516,111 @@ pub fn encode_table(header: &Header, entries: &[u8], level: i32) -> Vec<u8> {
     out
 }
 
+/// Recomputes every checksum of a table whose structure is intact, after a
+/// deliberate edit: for the fuzzer and the corruption tests, which must get
+/// past the checksums to reach the checks behind them.
+///
+/// # Errors
+///
+/// If the bytes are too damaged to locate the checksums (the checksums that
+/// could be located are resealed all the same).
+pub fn reseal(bytes: &mut [u8]) -> Result<(), TableError> {
+    let len = bytes.len() as u64;
+    let truncated = |needed: usize| TableError::Truncated {
+        len,
+        needed: needed as u64,
+    };
+    if bytes.len() < PREFIX_LEN {
+        return Err(truncated(PREFIX_LEN));
+    }
+    let header_end = PREFIX_LEN + (read_u32(bytes, 12) as usize).min(MAX_HEADER_LEN as usize);
+    if bytes.len() < header_end + CHECKSUM_LEN {
+        return Err(truncated(header_end + CHECKSUM_LEN));
+    }
+    let sum = xxh3_64(&bytes[..header_end]);
+    bytes[header_end..header_end + CHECKSUM_LEN].copy_from_slice(&sum.to_le_bytes());
+    let header: Header = header_options()
+        .deserialize(&bytes[PREFIX_LEN..header_end])
+        .map_err(|e| TableError::Header(e.to_string()))?;
+    let index_start = header_end + CHECKSUM_LEN;
+    let blocks = usize::try_from(header.blocks()).map_err(|_| truncated(usize::MAX))?;
+    let index_end = blocks
+        .checked_mul(RECORD_LEN)
+        .and_then(|n| n.checked_add(index_start))
+        .filter(|&end| end + 2 * CHECKSUM_LEN <= bytes.len())
+        .ok_or_else(|| truncated(usize::MAX))?;
+    for block in 0..blocks {
+        let at = index_start + block * RECORD_LEN;
+        let record = BlockRecord::parse(&bytes[at..at + RECORD_LEN]);
+        let start = record.offset as usize;
+        if let Some(stored) = bytes.get(start..start.saturating_add(record.stored_len as usize)) {
+            let sum = xxh3_64(stored);
+            bytes[at + 16..at + RECORD_LEN].copy_from_slice(&sum.to_le_bytes());
+        }
+    }
+    let sum = xxh3_64(&bytes[index_start..index_end]);
+    bytes[index_end..index_end + CHECKSUM_LEN].copy_from_slice(&sum.to_le_bytes());
+    let body = bytes.len() - CHECKSUM_LEN;
+    let sum = xxh3_64(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+    Ok(())
+}
+
+/// A fresh temporary name for [`write_atomically`]: `.NAME.PID-N.tmp`, with
+/// `N` counting the writes of this process, so that neither concurrent
+/// writers nor a file left by an earlier process of the same id collide.
+fn temporary_name(dir: &Path, name: &std::ffi::OsStr) -> std::path::PathBuf {
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    dir.join(format!(
+        ".{}.{}-{n}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ))
+}
+
+/// Removes temporary files that interrupted [`write_atomically`] calls for
+/// `path` left behind (a build killed mid-write): those of processes that no
+/// longer run (checked via
+/// `/proc`, so only on systems that have it). Returns how many it removed.
+///
+/// # Errors
+///
+/// If the directory cannot be read or a file cannot be removed.
+pub fn remove_stale_temporaries(path: &Path) -> io::Result<usize> {
+    let (dir, Some(name)) = (parent_dir(path), path.file_name()) else {
+        return Ok(0);
+    };
+    if !Path::new("/proc/self").exists() {
+        return Ok(0);
+    }
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let mut removed = 0;
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        let pid = file_name
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if !Path::new(&format!("/proc/{pid}")).exists() {
+                fs::remove_file(entry.path())?;
+                removed += 1;
+            }
+        }
+    }
+    Ok(removed)
+}
+
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
 /// Writes `bytes` to `path` so that `path` either keeps its old contents or
 /// has all the new ones: a temporary file in the same directory is written,
 /// synced and renamed over `path`, then the directory is synced.
@@ -502,20 +629,15 @@ pub fn encode_table(header: &Header, entries: &[u8], level: i32) -> Vec<u8> {
 ///
 /// Any I/O error; the temporary file is removed on failure.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = parent_dir(path);
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
-    let temp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let temp = temporary_name(dir, name);
     let result = (|| {
-        let mut file = File::create_new(&temp)?;
+        // The name is unique within this process; a file already there was left
+        // by a dead process that had the same id.
+        let mut file = File::create(&temp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
         fs::rename(&temp, path)?;

@@ -48,6 +48,25 @@ impl GameId {
     }
 }
 
+/// The longest notation of a position or move list any parser reads; longer
+/// input is refused at once with [`PositionError::TooLong`].
+pub const MAX_NOTATION_LEN: usize = 4096;
+
+/// Refuses text longer than [`MAX_NOTATION_LEN`], for every game's parser.
+///
+/// # Errors
+///
+/// [`PositionError::TooLong`].
+pub fn check_notation_length(text: &str) -> Result<(), PositionError> {
+    if text.len() > MAX_NOTATION_LEN {
+        return Err(PositionError::TooLong {
+            found: text.len(),
+            max: MAX_NOTATION_LEN,
+        });
+    }
+    Ok(())
+}
+
 /// The reason a game name was not understood.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown game {0:?}: expected tictactoe, cube or dots:MxN")]

@@ -44,7 +44,10 @@ mod value;
 
 pub use error::{Error, PositionError, TableError};
 pub use format::{Header, Table};
-pub use game::{Game, GameId, IndexScheme, Tabled, UnknownGame, ValueEncoding};
+pub use game::{
+    Game, GameId, IndexScheme, MAX_NOTATION_LEN, Tabled, UnknownGame, ValueEncoding,
+    check_notation_length,
+};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use mapping::{map_table, read_table};
 pub use oracle::{Answer, MoveValue, Oracle, Source, table_score};

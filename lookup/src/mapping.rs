@@ -85,6 +85,18 @@ mod tests {
             read_table(&dir.join("missing.sdb")),
             Err(Error::Io { .. })
         ));
+
+        // Replacing the file the way solvedb does (write aside, rename over)
+        // leaves the open mapping on the old file, intact.
+        let replacement: Vec<u8> = entries.iter().map(|e| e.wrapping_add(1).max(1)).collect();
+        crate::format::write_atomically(&path, &encode_table(&header, &replacement, 3)).unwrap();
+        mapped.verify().unwrap();
+        for slot in 0..5000 {
+            assert_eq!(mapped.entry(slot).unwrap(), entries[slot as usize]);
+        }
+        // SAFETY: as above.
+        let remapped = unsafe { map_table(&path) }.unwrap();
+        assert_eq!(remapped.entry(0).unwrap(), replacement[0]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

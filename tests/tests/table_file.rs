@@ -2,7 +2,9 @@
 //! kind of bad file refused with a typed error.
 
 use solvedb_generator::cli::build_table;
+use solvedb_generator::fuzz::{Budget, fuzz};
 use solvedb_generator::manifest::read_manifest;
+use solvedb_generator::sweep::{SweepLimits, forge_other_game, sweep};
 use solvedb_lookup::format::{FORMAT_VERSION, Header, encode_table};
 use solvedb_lookup::{
     Error, Game, GameId, IndexScheme, Oracle, Table, TableError, TicTacToe, ValueEncoding,
@@ -45,41 +47,50 @@ fn a_missing_file_is_an_io_error_naming_it() {
 }
 
 #[test]
-fn every_truncation_is_refused_at_open() {
+fn the_corruption_sweep_finds_every_mutation_of_the_tictactoe_table() {
     let bytes = fresh_table();
-    for len in 0..bytes.len() {
-        let err = Table::new(&bytes[..len]).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                TableError::Truncated { .. } | TableError::Size(_) | TableError::BadMagic
-            ),
-            "cut at {len}: {err}"
-        );
-    }
+    let foreign = vec![forge_other_game(&bytes).unwrap()];
+    let report = sweep(&TicTacToe, bytes.clone(), &foreign, SweepLimits::EXHAUSTIVE).unwrap();
+    let row = |kind: &str| report.rows.iter().find(|r| r.kind == kind).unwrap().clone();
+    assert!(report.all_detected(), "{}", report.render());
+    let table = Table::new(bytes.as_slice()).unwrap();
+    // Every bit of the head, refused at open by its checksums.
+    let head = row("head bit flips");
+    assert_eq!(head.tried, table.head_len() as u64 * 8);
+    assert_eq!(head.at_open, head.tried);
+    // Every bit of every block, caught by the probe that reads the block.
+    let blocks = row("block bit flips");
+    let block_bytes = bytes.len() - table.head_len() - 8;
+    assert_eq!(blocks.tried, block_bytes as u64 * 8);
+    assert_eq!(blocks.by_probe, blocks.tried);
+    // Every cut in the head and at each block boundary.
+    assert!(row("truncations").tried >= table.head_len() as u64);
+    assert_eq!(row("other game's table").at_open, 1);
 }
 
 #[test]
-fn appended_garbage_is_refused_at_open() {
-    let mut bytes = fresh_table();
-    bytes.extend_from_slice(b"garbage");
-    assert!(matches!(Table::new(bytes), Err(TableError::Size(_))));
+fn a_forged_header_is_refused_as_the_wrong_game() {
+    let forged = forge_other_game(&fresh_table()).unwrap();
+    let table = Table::new(forged).unwrap();
+    table.verify().unwrap();
+    assert!(matches!(
+        Oracle::with_table(TicTacToe, table),
+        Err(TableError::WrongGame {
+            found: GameId::Cube,
+            ..
+        })
+    ));
 }
 
 #[test]
-fn every_flipped_bit_is_caught_by_open_or_verify() {
-    let bytes = fresh_table();
-    let mut caught_at_open = 0;
-    for bit in 0..bytes.len() * 8 {
-        let mut bad = bytes.clone();
-        bad[bit / 8] ^= 1 << (bit % 8);
-        match Table::new(bad.as_slice()) {
-            Err(_) => caught_at_open += 1,
-            Ok(table) => assert!(table.verify().is_err(), "bit {bit} went unnoticed"),
-        }
-    }
-    // The header, block index and their checksums are checked at open.
-    assert!(caught_at_open > 0);
+fn a_short_fuzz_run_finds_no_panic_and_no_broken_property() {
+    let report = fuzz(Budget::Executions(30_000), 7);
+    assert_eq!(report.total(), 30_000);
+    assert!(
+        report.failures.is_empty(),
+        "{:#?}",
+        &report.failures[..report.failures.len().min(5)]
+    );
 }
 
 #[test]

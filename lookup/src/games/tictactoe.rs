@@ -17,7 +17,7 @@
 use std::fmt;
 
 use crate::error::{PositionError, TableError};
-use crate::game::{Game, GameId, IndexScheme, Tabled, ValueEncoding};
+use crate::game::{Game, GameId, IndexScheme, Tabled, ValueEncoding, check_notation_length};
 use crate::value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
 
 const CELLS: usize = 9;
@@ -214,6 +214,7 @@ impl Game for TicTacToe {
     }
 
     fn parse(&self, text: &str) -> Result<Board, PositionError> {
+        check_notation_length(text)?;
         let text = text.trim();
         let (mut x, mut o, mut cells) = (0u16, 0u16, 0usize);
         for (at, ch) in text.char_indices() {
@@ -263,6 +264,7 @@ impl Game for TicTacToe {
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell, PositionError> {
+        check_notation_length(text)?;
         text.trim()
             .parse::<u8>()
             .ok()
@@ -492,5 +494,17 @@ mod tests {
             Err(PositionError::Character { found: '/', .. })
         ));
         assert!(t.parse("X../.../...").is_ok());
+        let huge = ".".repeat(1 << 20);
+        assert!(matches!(
+            t.parse(&huge),
+            Err(PositionError::TooLong {
+                found: 1_048_576,
+                ..
+            })
+        ));
+        assert!(matches!(
+            t.parse_move(&huge),
+            Err(PositionError::TooLong { .. })
+        ));
     }
 }
