@@ -45,6 +45,7 @@ mod value;
 pub use error::{Error, PositionError, TableError};
 pub use format::{Header, Table};
 pub use game::{Game, GameId, IndexScheme, Tabled, UnknownGame, ValueEncoding};
+pub use games::cube::{Cube, CubeBoard, CubeCell, Resolved};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use mapping::{map_table, read_table};
 pub use oracle::{Answer, MoveValue, Oracle, Source, table_score};
