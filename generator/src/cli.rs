@@ -3,6 +3,7 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -10,20 +11,17 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value as Json, json};
 use solvedb_lookup::format::{FORMAT_VERSION, Header, encode_table, write_atomically};
-use solvedb_lookup::{GameId, Oracle, Table, TicTacToe, read_table};
+use solvedb_lookup::{Cube, GameId, Oracle, Table, TicTacToe, read_table};
 
 use crate::bench;
 use crate::consistency::check_consistency;
+use crate::cube;
 use crate::games::CliGame;
 use crate::manifest::{self, ManifestEntry};
 use crate::progress::Progress;
 
 /// The program and version written into every table header.
 pub const GENERATOR: &str = concat!("solvedb ", env!("CARGO_PKG_VERSION"));
-
-/// Entries per table block: small enough that a probe decodes little, large
-/// enough for zstd to find the repetition.
-const BLOCK_ENTRIES: u32 = 4096;
 
 /// Tables are built once and read often, so they get zstd's strongest
 /// regular level.
@@ -63,9 +61,22 @@ enum Command {
     },
     /// Check a table file: every checksum, then that every stored value equals
     /// the best over its children.
+    ///
+    /// With `--exhaustive` (cube tables), every reachable non-terminal
+    /// position up to symmetry is checked the same way, stored or not, and
+    /// the counts per number of stones are printed.
     Verify {
         /// The table file.
         file: PathBuf,
+        /// Check every reachable position, not only the stored ones (cube).
+        #[arg(long)]
+        exhaustive: bool,
+        /// With `--exhaustive`: only positions with at least this many stones.
+        #[arg(long, default_value_t = 0)]
+        min_stones: u32,
+        /// With `--exhaustive`: only positions with at most this many stones.
+        #[arg(long, default_value_t = 26)]
+        max_stones: u32,
     },
     /// Print a table file's header.
     Info {
@@ -111,8 +122,12 @@ macro_rules! with_game {
                 let $game = &TicTacToe;
                 $body
             }
+            GameId::Cube => {
+                let $game = &Cube;
+                $body
+            }
             other => Err(anyhow!(
-                "{other} is not supported yet (supported: tictactoe)"
+                "{other} is not supported yet (supported: tictactoe, cube)"
             )),
         }
     };
@@ -152,7 +167,15 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
         } => {
             with_game!(game, g => build(g, &dir, level, out))
         }
-        Command::Verify { file } => verify(&file, out),
+        Command::Verify {
+            file,
+            exhaustive,
+            min_stones,
+            max_stones,
+        } => {
+            let stones = exhaustive.then_some(min_stones..=max_stones);
+            verify(&file, stones, out)
+        }
         Command::Info { file } => info(&file, out),
         Command::Probe {
             game,
@@ -174,9 +197,9 @@ pub fn build_table<G: CliGame>(game: &G, level: i32) -> (crate::solve::Solution,
         game: game.id(),
         index: G::INDEX,
         values: G::VALUES,
-        entries: game.slots(),
+        entries: solution.entries.len() as u64,
         stored: solution.stored,
-        block_entries: BLOCK_ENTRIES,
+        block_entries: G::BLOCK_ENTRIES,
         generator: GENERATOR.to_owned(),
     };
     let bytes = encode_table(&header, &solution.entries, level);
@@ -205,7 +228,7 @@ fn build<G: CliGame>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> R
         },
     )?;
 
-    writeln!(out, "{}: every reachable position, by ply", game.id())?;
+    writeln!(out, "{}: {}", game.id(), G::LAYERS)?;
     writeln!(out, "{:>5} {:>12} {:>12}", "ply", "reachable", "canonical")?;
     for layer in &solution.layers {
         writeln!(
@@ -221,12 +244,21 @@ fn build<G: CliGame>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> R
         solution.reachable(),
         solution.canonical()
     )?;
-    writeln!(
-        out,
-        "stored entries: {} of {} slots",
-        solution.stored,
-        game.slots()
-    )?;
+    if G::INDEX.is_dense() {
+        writeln!(
+            out,
+            "stored entries: {} of {} slots",
+            solution.stored,
+            game.slots()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "stored entries: {} sorted records ({} entry bytes with the fence)",
+            solution.stored,
+            solution.entries.len()
+        )?;
+    }
     writeln!(
         out,
         "wrote {}: {} bytes, {:.2} bits per stored position, {} blocks",
@@ -243,7 +275,7 @@ fn open(file: &Path) -> Result<Table<Vec<u8>>> {
     read_table(file).with_context(|| format!("opening {}", file.display()))
 }
 
-fn verify(file: &Path, out: &mut dyn Write) -> Result<()> {
+fn verify(file: &Path, exhaustive: Option<RangeInclusive<u32>>, out: &mut dyn Write) -> Result<()> {
     let table = open(file)?;
     let started = Instant::now();
     table
@@ -256,6 +288,12 @@ fn verify(file: &Path, out: &mut dyn Write) -> Result<()> {
         table.header().blocks()
     )?;
     let game = table.header().game;
+    if game == GameId::Cube {
+        return verify_cube(file, &table, exhaustive, started, out);
+    }
+    if exhaustive.is_some() {
+        bail!("--exhaustive is for cube tables; {game} tables are always checked in full");
+    }
     let consistency = with_game!(game, g => check_consistency(g, &table)
         .with_context(|| format!("checking {} against the rules of {game}", file.display())))?;
     writeln!(
@@ -268,6 +306,55 @@ fn verify(file: &Path, out: &mut dyn Write) -> Result<()> {
         "verified in {:.1} ms",
         started.elapsed().as_secs_f64() * 1e3
     )?;
+    Ok(())
+}
+
+fn verify_cube(
+    file: &Path,
+    table: &Table<Vec<u8>>,
+    exhaustive: Option<RangeInclusive<u32>>,
+    started: Instant,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let checking = || format!("checking {} against the rules of the cube", file.display());
+    let stored = cube::check_stored(table).with_context(checking)?;
+    writeln!(
+        out,
+        "consistency ok: each of {stored} stored positions is canonical, quiet and equals the best over its children"
+    )?;
+    if let Some(stones) = exhaustive {
+        let counts = cube::check_exhaustive(table, stones).with_context(checking)?;
+        writeln!(
+            out,
+            "every reachable non-terminal position, by stones on the board:"
+        )?;
+        writeln!(
+            out,
+            "{:>6} {:>14} {:>12} {:>12}",
+            "stones", "raw", "canonical", "checked"
+        )?;
+        for c in &counts {
+            writeln!(
+                out,
+                "{:>6} {:>14} {:>12} {:>12}",
+                c.stones, c.raw, c.canonical, c.checked
+            )?;
+        }
+        let sum = |f: fn(&cube::StoneCount) -> u64| counts.iter().map(f).sum::<u64>();
+        writeln!(
+            out,
+            "{:>6} {:>14} {:>12} {:>12}",
+            "all",
+            sum(|c| c.raw),
+            sum(|c| c.canonical),
+            sum(|c| c.checked)
+        )?;
+        writeln!(
+            out,
+            "exhaustive check ok: every checked position's probed value equals the best over its children"
+        )?;
+    }
+    writeln!(out, "verified in {:.1} s", started.elapsed().as_secs_f64())?;
     Ok(())
 }
 

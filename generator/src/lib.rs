@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod cli;
 pub mod consistency;
+pub mod cube;
 pub mod games;
 pub mod manifest;
 pub mod progress;
