@@ -323,23 +323,38 @@ fn verify_cube(
         "consistency ok: each of {stored} stored positions is canonical, quiet and equals the best over its children"
     )?;
     if let Some(stones) = exhaustive {
-        let counts = cube::check_exhaustive(table, stones).with_context(checking)?;
         writeln!(
             out,
             "every reachable non-terminal position, by stones on the board:"
         )?;
         writeln!(
             out,
-            "{:>6} {:>14} {:>12} {:>12}",
-            "stones", "raw", "canonical", "checked"
+            "{:>6} {:>14} {:>12} {:>12} {:>9}",
+            "stones", "raw", "canonical", "checked", "seconds"
         )?;
-        for c in &counts {
-            writeln!(
-                out,
-                "{:>6} {:>14} {:>12} {:>12}",
-                c.stones, c.raw, c.canonical, c.checked
-            )?;
-        }
+        // Each layer is printed when done, so a long run shows how far it got.
+        let mut layer_started = Instant::now();
+        let mut printed: std::io::Result<()> = Ok(());
+        let counts = cube::check_exhaustive(table, stones, |c| {
+            if printed.is_err() {
+                return;
+            }
+            printed = (|| {
+                writeln!(
+                    out,
+                    "{:>6} {:>14} {:>12} {:>12} {:>9.1}",
+                    c.stones,
+                    c.raw,
+                    c.canonical,
+                    c.checked,
+                    layer_started.elapsed().as_secs_f64()
+                )?;
+                out.flush()
+            })();
+            layer_started = Instant::now();
+        })
+        .with_context(checking)?;
+        printed?;
         let sum = |f: fn(&cube::StoneCount) -> u64| counts.iter().map(f).sum::<u64>();
         writeln!(
             out,

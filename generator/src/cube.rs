@@ -270,7 +270,8 @@ fn check_position<D: AsRef<[u8]>>(table: &Table<D>, board: CubeBoard) -> Result<
 /// (line-free, as no line may stand on a non-terminal board), every
 /// line-free O set, kept if it is least under the X set's stabilizer.
 ///
-/// Returns per stone count the positions raw, canonical, and checked.
+/// Returns per stone count the positions raw, canonical, and checked, and
+/// hands each to `layer_done` as soon as it is known.
 ///
 /// # Errors
 ///
@@ -278,6 +279,7 @@ fn check_position<D: AsRef<[u8]>>(table: &Table<D>, board: CubeBoard) -> Result<
 pub fn check_exhaustive<D: AsRef<[u8]> + Sync>(
     table: &Table<D>,
     stones: RangeInclusive<u32>,
+    mut layer_done: impl FnMut(&StoneCount),
 ) -> Result<Vec<StoneCount>, CheckError> {
     table.header().check_game(&Cube)?;
     let layers: Vec<(u32, Vec<XOrbit>)> = stones
@@ -314,12 +316,14 @@ pub fn check_exhaustive<D: AsRef<[u8]> + Sync>(
                 }
             })
             .try_reduce(|| (0, 0, 0), |a, b| Ok((a.0 + b.0, a.1 + b.1, a.2 + b.2)))?;
-        counts.push(StoneCount {
+        let count = StoneCount {
             stones: *n,
             raw,
             canonical,
             checked,
-        });
+        };
+        layer_done(&count);
+        counts.push(count);
     }
     progress.finish();
     Ok(counts)

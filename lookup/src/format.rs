@@ -825,4 +825,67 @@ mod tests {
             "{encodings:?}"
         );
     }
+
+    fn sorted_table(records: &[(u64, u8)], block_entries: u32) -> (Header, Vec<u8>) {
+        let entries = sorted_entries(records, block_entries);
+        let header = Header {
+            game: GameId::Cube,
+            index: IndexScheme::SortedKeys,
+            values: ValueEncoding::OutcomePlies,
+            entries: entries.len() as u64,
+            stored: records.len() as u64,
+            block_entries,
+            generator: "test".into(),
+        };
+        (header.clone(), encode_table(&header, &entries, 3))
+    }
+
+    #[test]
+    fn sorted_keys_find_every_record_and_nothing_else() {
+        // 1000 records, 4 per block: 250 record blocks behind a fence of
+        // 250 keys (63 blocks of 32 bytes, the last one padded).
+        let records: Vec<(u64, u8)> = (0..1000u64)
+            .map(|i| (i * 7 + 3, (i % 200 + 1) as u8))
+            .collect();
+        let (header, bytes) = sorted_table(&records, 32);
+        let table = Table::new(bytes).unwrap();
+        table.verify().unwrap();
+        assert_eq!(table.header(), &header);
+        for (i, &(key, entry)) in records.iter().enumerate() {
+            assert_eq!(table.sorted_entry(key).unwrap(), Some(entry));
+            assert_eq!(table.sorted_record(i as u64).unwrap(), (key, entry));
+            assert_eq!(table.sorted_entry(key + 1).unwrap(), None);
+        }
+        assert_eq!(table.sorted_entry(0).unwrap(), None);
+        assert_eq!(table.sorted_entry(KEY_LIMIT - 1).unwrap(), None);
+        assert!(table.sorted_record(1000).is_err());
+        assert!(table.entry(0).is_ok());
+        // An empty table answers "absent".
+        let (_, bytes) = sorted_table(&[], 32);
+        let empty = Table::new(bytes).unwrap();
+        empty.verify().unwrap();
+        assert_eq!(empty.sorted_entry(5).unwrap(), None);
+    }
+
+    #[test]
+    fn sorted_keys_out_of_order_or_mislabelled_fail_verify() {
+        let records: Vec<(u64, u8)> = (0..64u64).map(|i| (i * 2, 1)).collect();
+        let (mut header, _) = sorted_table(&records, 32);
+        let mut entries = sorted_entries(&records, 32);
+        // Swap two records inside a block: keys no longer ascend.
+        let first = entries.len() - 64 * 8;
+        let (a, b) = (first + 8, first + 16);
+        for i in 0..8 {
+            entries.swap(a + i, b + i);
+        }
+        header.entries = entries.len() as u64;
+        let table = Table::new(encode_table(&header, &entries, 3)).unwrap();
+        assert!(matches!(table.verify(), Err(TableError::Block { .. })));
+        // A header whose sizes do not fit the layout is refused at open.
+        header.stored += 1;
+        assert!(matches!(
+            Table::new(encode_table(&header, &entries, 3)),
+            Err(TableError::Header(_))
+        ));
+    }
 }
