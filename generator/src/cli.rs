@@ -14,6 +14,7 @@ use solvedb_lookup::format::{FORMAT_VERSION, Header, encode_table, write_atomica
 use solvedb_lookup::{Cube, GameId, Oracle, Table, TicTacToe, read_table};
 
 use crate::bench;
+use crate::bench_cube;
 use crate::consistency::check_consistency;
 use crate::cube;
 use crate::games::CliGame;
@@ -33,9 +34,10 @@ const DEFAULT_LEVEL: i32 = 19;
     version,
     about = "Perfect-play tables for small games: build, check and probe them.",
     long_about = "Perfect-play tables for small games: build, check and probe them.\n\n\
-        Values are always from the side to move. Tic-tac-toe values are win, draw or loss \
-        with the plies to the end of the game under perfect play.\n\n\
-        Example:\n  solvedb build tictactoe\n  solvedb probe tictactoe 'X../.O./...'"
+        Values are always from the side to move. Tic-tac-toe and cube values are win, draw or \
+        loss with the plies to the end of the game under perfect play.\n\n\
+        Example:\n  solvedb build tictactoe\n  solvedb probe tictactoe 'X../.O./...'\n  \
+        solvedb probe cube '.../.../...//.../.X./...//.../.../...'"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -50,7 +52,7 @@ enum Command {
     /// stored entries, the file's size and the time taken, and records the
     /// table in the output directory's MANIFEST.
     Build {
-        /// The game: `tictactoe`.
+        /// The game: `tictactoe` or `cube`.
         game: GameId,
         /// Directory to write the table into (created if missing).
         #[arg(long, default_value = "tables")]
@@ -88,10 +90,12 @@ enum Command {
     /// Uses the game's table in the tables directory; without one, an exact
     /// live search answers, and the output says which.
     Probe {
-        /// The game: `tictactoe`.
+        /// The game: `tictactoe` or `cube`.
         game: GameId,
         /// The position. Tic-tac-toe: nine cells `X`, `O` or `.` row by row,
-        /// `/` between rows allowed, e.g. `X../.O./...`.
+        /// `/` between rows allowed, e.g. `X../.O./...`. Cube: 27 cells,
+        /// layer by layer (z), row by row (y), x = 0..2; `/` between rows,
+        /// one or two between layers.
         position: String,
         /// Directory holding the tables.
         #[arg(long, default_value = "tables")]
@@ -104,12 +108,20 @@ enum Command {
     ///
     /// Every figure is a median over rounds measured side by side in this run.
     Bench {
-        /// The game: `tictactoe`.
+        /// The game: `tictactoe` or `cube`.
         #[arg(default_value = "tictactoe")]
         game: GameId,
         /// Rounds per measurement (the median is reported).
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
         rounds: u32,
+        /// Cube: random reachable positions to probe and to play the
+        /// heuristic baseline on.
+        #[arg(long, default_value_t = 2000)]
+        positions: usize,
+        /// Cube: search depths (plies) of the alpha-beta baseline.
+        #[arg(long, value_delimiter = ',', default_values_t = [4, 6],
+            value_parser = clap::value_parser!(u32).range(1..=9))]
+        depths: Vec<u32>,
     },
 }
 
@@ -183,7 +195,17 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             tables,
             json,
         } => with_game!(game, g => probe(g, &position, &tables, json, out)),
-        Command::Bench { game, rounds } => {
+        Command::Bench {
+            game,
+            rounds,
+            positions,
+            depths,
+        } => {
+            if game == GameId::Cube {
+                // Too many positions to probe them all: a sample, and the
+                // classic heuristic search to compare against.
+                return bench_cube::run(rounds, positions.max(1), &depths, out);
+            }
             with_game!(game, g => bench::run(g, rounds, out))
         }
     }

@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bench;
+pub mod bench_cube;
 pub mod cli;
 pub mod consistency;
 pub mod cube;
