@@ -80,6 +80,26 @@ pub fn sensible_quiet_positions(count: usize, seed: u64) -> Vec<CubeBoard> {
     positions
 }
 
+/// Every non-terminal position with at most `stones` stones, one per orbit
+/// of the symmetries: the openings, where the game is decided.
+pub fn openings(stones: u32) -> Vec<CubeBoard> {
+    let mut layer = vec![Cube.start()];
+    let mut all = layer.clone();
+    for _ in 0..stones {
+        let mut next: Vec<CubeBoard> = layer
+            .iter()
+            .flat_map(|&p| Cube.moves(p).into_iter().map(move |m| Cube.play(p, m).0))
+            .filter(|&p| Cube.terminal_score(p).is_none())
+            .map(|p| Cube.canonical(p))
+            .collect();
+        next.sort_unstable();
+        next.dedup();
+        all.extend_from_slice(&next);
+        layer = next;
+    }
+    all
+}
+
 /// The classic evaluation, from the side to move: per line, +100 for two own
 /// stones and an empty cell, +10 for one own stone and two empty cells, −500
 /// for two of the opponent's and an empty cell.
@@ -206,9 +226,14 @@ pub fn run(rounds: u32, positions: usize, depths: &[u32], out: &mut dyn Write) -
     )?;
 
     let sensible = sensible_quiet_positions(positions, 0x5eed + 1);
+    let openings = openings(3);
     for (name, set) in [
         ("random reachable positions", &sample),
         ("quiet positions from sensible play", &sensible),
+        (
+            "openings (every position with 0-3 stones, up to symmetry)",
+            &openings,
+        ),
     ] {
         writeln!(out, "baseline on {} {name}:", set.len())?;
         for &depth in depths {
@@ -248,7 +273,7 @@ fn baseline(
     let n = set.len() as f64;
     writeln!(
         out,
-        "  depth {depth}: {:>10.0} ns per move ({:.0}x a table answer); mistakes {mistakes} ({:.1}%), \
+        "  depth {depth}: {:>10.0} ns per move ({:.1}x a table answer); mistakes {mistakes} ({:.1}%), \
          of which throw away a win {result_changing} ({:.1}%)",
         nanos(baseline_time),
         baseline_time.as_secs_f64() / answer_time.as_secs_f64(),
