@@ -14,6 +14,13 @@
 //! # Ok::<(), solvedb_lookup::Error>(())
 //! ```
 //!
+//! # Games
+//!
+//! [`TicTacToe`] (dense table of every canonical position) and [`Cube`],
+//! 3×3×3 tic-tac-toe, whose table holds only the 80,183 canonical *quiet*
+//! positions (nobody threatens to complete a line); every other position
+//! resolves by forced play before one lookup ([`Cube::resolve`]).
+//!
 //! # Conventions
 //!
 //! Values are always from the side to move. The tic-tac-toe family reports
