@@ -78,50 +78,34 @@ pub const LINES: [u32; LINE_COUNT] = {
     lines
 };
 
-/// For each cell, the lines through it (the centre lies on 13, a corner on
-/// 7), padded with zero masks.
-const LINES_THROUGH: [[u32; 13]; CELLS] = {
-    let mut table = [[0u32; 13]; CELLS];
-    let mut c = 0;
-    while c < CELLS {
-        let (mut l, mut n) = (0, 0);
-        while l < LINE_COUNT {
-            if LINES[l] >> c & 1 != 0 {
-                table[c][n] = LINES[l];
-                n += 1;
-            }
-            l += 1;
-        }
-        c += 1;
-    }
-    table
-};
-
-/// Whether adding `cell` to line-free `stones` completes a line.
-#[inline]
-fn completes_line(stones: u32, cell: u32) -> bool {
-    let with = stones | 1 << cell;
-    LINES_THROUGH[cell as usize]
-        .iter()
-        .any(|&line| line != 0 && with & line == line)
-}
-
 /// Calls `f` with every line-free superset of `stones` that adds exactly `k`
 /// cells of `available`, each set once; `stones` must be line-free.
+///
+/// This is the inner loop of the exhaustive check (~10^11 sets), so it keeps
+/// the cells that would complete a line out of the candidates as it goes
+/// ([`threats`]) and hands out the last cell without recursing.
 pub fn for_each_line_free(stones: u32, available: u32, k: u32, f: &mut impl FnMut(u32)) {
-    if k == 0 {
-        f(stones);
-        return;
-    }
-    if available.count_ones() < k {
-        return;
-    }
-    let mut rest = available;
-    while rest.count_ones() >= k {
-        let cell = rest.trailing_zeros();
-        rest &= rest - 1;
-        if !completes_line(stones, cell) {
-            for_each_line_free(stones | 1 << cell, rest, k - 1, f);
+    let candidates = available & !stones & !threats(stones, FULL & !stones);
+    line_free_from(stones, candidates, k, f);
+}
+
+fn line_free_from(stones: u32, candidates: u32, k: u32, f: &mut impl FnMut(u32)) {
+    match k {
+        0 => f(stones),
+        1 => {
+            let mut rest = candidates;
+            while rest != 0 {
+                f(stones | rest & rest.wrapping_neg());
+                rest &= rest - 1;
+            }
+        }
+        _ => {
+            let mut rest = candidates;
+            while rest.count_ones() >= k {
+                let with = stones | rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                line_free_from(with, rest & !threats(with, rest), k - 1, f);
+            }
         }
     }
 }
@@ -204,24 +188,52 @@ fn image(s: usize, mask: u32) -> u32 {
         | t[3][(mask >> 24 & 0xff) as usize]
 }
 
+/// The lines by direction. In cell numbers every line is `m - k, m, m + k`
+/// for its middle cell `m` and a step `k` that depends only on its direction,
+/// and the 13 directions have the 13 distinct steps 1..=13. `MIDDLES[k - 1]`
+/// holds the middle cells of the lines with step `k`, so shifting a mask by
+/// `k` tests every line of a direction at once.
+const MIDDLES: [u32; 13] = {
+    let mut middles = [0u32; 13];
+    let mut l = 0;
+    while l < LINE_COUNT {
+        let low = LINES[l].trailing_zeros();
+        let high = 31 - LINES[l].leading_zeros();
+        let middle = (LINES[l] & !(1 << low) & !(1 << high)).trailing_zeros();
+        let step = middle - low;
+        assert!(high - middle == step && step >= 1 && step <= 13);
+        middles[step as usize - 1] |= 1 << middle;
+        l += 1;
+    }
+    middles
+};
+
 /// Whether `stones` contain a whole line.
 #[inline]
 pub fn has_line(stones: u32) -> bool {
-    LINES.iter().any(|&line| line & !stones == 0)
+    let mut found = 0;
+    for (i, &middles) in MIDDLES.iter().enumerate() {
+        let k = i + 1;
+        found |= stones & stones >> k & stones << k & middles;
+    }
+    found != 0
 }
 
 /// The empty cells that would complete a line of `stones`: two of the
-/// line's cells are in `stones`, the third is in `empty`.
+/// line's cells are in `stones`, the third is in `empty`. Bit-parallel over
+/// the lines of each direction (see `MIDDLES`): the missing cell is the
+/// middle, the low end or the high end.
 #[inline]
 pub fn threats(stones: u32, empty: u32) -> u32 {
     let mut cells = 0;
-    for &line in &LINES {
-        let rest = line & !stones;
-        if rest.is_power_of_two() && rest & empty != 0 {
-            cells |= rest;
-        }
+    for (i, &middles) in MIDDLES.iter().enumerate() {
+        let k = i + 1;
+        let (up, down) = (stones >> k, stones << k);
+        cells |= up & down & middles;
+        cells |= up & stones >> (2 * k) & middles >> k;
+        cells |= down & stones << (2 * k) & middles << k;
     }
-    cells
+    cells & empty
 }
 
 /// 3×3×3 tic-tac-toe. See the [module documentation](self).
@@ -792,6 +804,64 @@ mod tests {
             by_axes[varying] += 1;
         }
         assert_eq!(by_axes, [0, 27, 18, 4]);
+    }
+
+    #[test]
+    fn bit_parallel_line_tests_match_line_by_line() {
+        let mut rng = Rng(5);
+        for _ in 0..20_000 {
+            let a = rng.next() as u32 & FULL;
+            let b = rng.next() as u32 & FULL & !a;
+            // Sparse sets too, where lines are rare.
+            let sparse = a & rng.next() as u32;
+            for stones in [a, sparse] {
+                let empty = FULL & !stones & !b;
+                let slow_line = LINES.iter().any(|&l| l & !stones == 0);
+                let slow_threats = LINES
+                    .iter()
+                    .filter(|&&l| (l & !stones).count_ones() == 1 && l & !stones & empty != 0)
+                    .fold(0, |acc, &l| acc | (l & !stones));
+                assert_eq!(has_line(stones), slow_line, "{stones:#x}");
+                assert_eq!(threats(stones, empty), slow_threats, "{stones:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn line_free_supersets_are_every_one_once() {
+        let mut rng = Rng(3);
+        for _ in 0..40 {
+            // A line-free start and a random pool of 14 other cells.
+            let mut stones = 0;
+            for _ in 0..4 {
+                let c = rng.below(27);
+                if !has_line(stones | 1 << c) {
+                    stones |= 1 << c;
+                }
+            }
+            let available = rng.next() as u32 & FULL & !stones;
+            for k in 0..5 {
+                let mut found = Vec::new();
+                for_each_line_free(stones, available, k, &mut |s| found.push(s));
+                let mut expected = Vec::new();
+                let pool: Vec<u32> = (0..27).filter(|c| available >> c & 1 != 0).collect();
+                for subset in 0u64..1 << pool.len() {
+                    if subset.count_ones() == k {
+                        let add = pool
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| subset >> i & 1 != 0)
+                            .fold(0, |a, (_, &c)| a | 1 << c);
+                        if !has_line(stones | add) {
+                            expected.push(stones | add);
+                        }
+                    }
+                }
+                found.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(found, expected, "k={k}");
+            }
+        }
     }
 
     #[test]
