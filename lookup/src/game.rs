@@ -203,10 +203,11 @@ pub trait Tabled: Game {
     /// The value encoding this game's tables use.
     const VALUES: ValueEncoding;
 
-    /// Number of slots in the table.
+    /// Number of slots in the table; for [`IndexScheme::SortedKeys`] the
+    /// size of the key space (the file holds only the stored keys).
     fn slots(&self) -> u64;
 
-    /// The slot of a canonical position.
+    /// The slot (for sorted keys: the key) of a canonical position.
     fn slot(&self, canonical: Self::Position) -> u64;
 
     /// The position a slot stands for, if the slot names a well-formed board

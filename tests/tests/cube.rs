@@ -283,3 +283,52 @@ fn cli_probes_the_cube_in_json() {
     assert_eq!(json["moves"].as_array().unwrap().len(), 26);
     assert!(json["result"].is_string() && json["plies"].is_u64());
 }
+
+#[test]
+fn a_fresh_build_matches_the_committed_table_byte_for_byte() {
+    let (solution, bytes) = solvedb_generator::cli::build_table(&Cube, 19);
+    assert_eq!(solution.stored, table().header().stored);
+    assert!(
+        bytes == std::fs::read(table_path()).unwrap(),
+        "tables/cube.sdb is stale: run `solvedb build cube`"
+    );
+    // Quiet counts per stone count add up to the stored records.
+    assert_eq!(solution.canonical(), solution.stored);
+}
+
+#[test]
+fn cli_verify_exhaustive_prints_counts_per_stone_count() {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let file = table_path();
+    let code = solvedb_generator::cli::main_with(
+        [
+            "solvedb",
+            "verify",
+            "--exhaustive",
+            "--max-stones",
+            "3",
+            file.to_str().unwrap(),
+        ],
+        &mut out,
+        &mut err,
+    );
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("exhaustive check ok"), "{text}");
+    // The totals line agrees with the library call (whose counts another
+    // test checks against brute force).
+    let counts = check_exhaustive(&table(), 0..=3, |_| {}).unwrap();
+    let sum = |f: fn(&solvedb_generator::cube::StoneCount) -> u64| {
+        counts.iter().map(f).sum::<u64>().to_string()
+    };
+    let total = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("all"))
+        .unwrap();
+    let fields: Vec<&str> = total.split_whitespace().collect();
+    assert_eq!(
+        fields[1..4],
+        [sum(|c| c.raw), sum(|c| c.canonical), sum(|c| c.checked)],
+        "{text}"
+    );
+}
