@@ -251,17 +251,21 @@ fn build<G: CliGame>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> R
     )?;
 
     writeln!(out, "{}: {}", game.id(), G::LAYERS)?;
-    writeln!(out, "{:>5} {:>12} {:>12}", "ply", "reachable", "canonical")?;
+    let [layer_head, positions_head, canonical_head] = G::COLUMNS;
+    writeln!(
+        out,
+        "{layer_head:>6} {positions_head:>12} {canonical_head:>12}"
+    )?;
     for layer in &solution.layers {
         writeln!(
             out,
-            "{:>5} {:>12} {:>12}",
+            "{:>6} {:>12} {:>12}",
             layer.ply, layer.reachable, layer.canonical
         )?;
     }
     writeln!(
         out,
-        "{:>5} {:>12} {:>12}",
+        "{:>6} {:>12} {:>12}",
         "all",
         solution.reachable(),
         solution.canonical()

@@ -17,6 +17,10 @@ pub trait CliGame: Tabled + Copy {
     /// What the counts of [`Solution::layers`] count, for the build report.
     const LAYERS: &'static str = "every reachable position, by ply";
 
+    /// Column heads of the build report: the layer, its positions, and its
+    /// positions up to symmetry.
+    const COLUMNS: [&'static str; 3] = ["ply", "reachable", "canonical"];
+
     /// Fields describing a value in JSON (`result` and `plies`, or `value`).
     fn value_json(&self, value: Self::Value) -> Vec<(&'static str, Json)>;
 
@@ -57,6 +61,8 @@ impl CliGame for Cube {
 
     const LAYERS: &'static str =
         "the stored (quiet) positions, by stones on the board; all others resolve by forced play";
+
+    const COLUMNS: [&'static str; 3] = ["stones", "quiet", "canonical"];
 
     fn value_json(&self, value: Outcome) -> Vec<(&'static str, Json)> {
         TicTacToe.value_json(value)
