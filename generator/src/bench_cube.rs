@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use solvedb_lookup::games::cube::{LINES, has_line};
-use solvedb_lookup::{Cube, CubeBoard, CubeCell, Game, Oracle, Table};
+use solvedb_lookup::{Cube, CubeBoard, CubeCell, Game, Oracle, Table, Tabled};
 
 use crate::cli::build_table;
 
@@ -191,8 +191,26 @@ pub fn run(rounds: u32, positions: usize, depths: &[u32], out: &mut dyn Write) -
         bytes.len()
     )?;
 
-    let oracle = Oracle::with_table(Cube, Table::new(bytes.as_slice())?)?;
     let sample = random_positions(positions, 0x5eed);
+    // Cold: open the table and answer one quiet position (fence block and
+    // one record block decoded), as a one-shot `solvedb probe` does.
+    let quiet = sample.iter().copied().find(|p| p.is_quiet());
+    let mut cold_times = Vec::new();
+    for _ in 0..rounds {
+        let started = Instant::now();
+        let table = Table::new(bytes.as_slice())?;
+        if let Some(p) = quiet {
+            black_box(Cube.table_score(&table, p)?);
+        }
+        cold_times.push(started.elapsed());
+    }
+    cold_times.sort_unstable();
+    writeln!(
+        out,
+        "cold probe (open + first lookup, median of {rounds}): {:.1} us",
+        percentile(&cold_times, 0.5).as_secs_f64() * 1e6
+    )?;
+    let oracle = Oracle::with_table(Cube, Table::new(bytes.as_slice())?)?;
     // Warm: every block decoded once, as in a long-running engine.
     for &p in &sample {
         oracle.probe(p)?;

@@ -993,6 +993,21 @@ mod tests {
     }
 
     #[test]
+    fn arbitrary_text_is_parsed_or_refused_never_a_panic() {
+        let mut rng = Rng(17);
+        let alphabet = ['X', 'O', '.', '.', '.', '/', 'Z', ' ', 'é'];
+        for _ in 0..50_000 {
+            let len = rng.below(40) as usize;
+            let text: String = (0..len)
+                .map(|_| alphabet[rng.below(alphabet.len() as u32) as usize])
+                .collect();
+            if let Ok(board) = Cube.parse(&text) {
+                assert_eq!(Cube.parse(&Cube.notation(board)), Ok(board));
+            }
+        }
+    }
+
+    #[test]
     fn resolve_applies_the_forced_play_rules() {
         let c = Cube;
         // X to move with two on the row 0-1-2 (O threatens too): win in 1.
