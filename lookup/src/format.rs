@@ -1,7 +1,7 @@
 //! The table file format, version 1: reading and writing, in one place.
 //!
 //! A table is a flat array of one-byte entries, one per *slot*; the game's
-//! [`Tabled`](crate::Tabled) implementation maps positions to slots and
+//! [`Tabled`] implementation maps positions to slots and
 //! entries to values. The array is cut into blocks of `block_entries` entries
 //! (the last may be shorter), each stored zstd-compressed or raw, whichever is
 //! smaller, so that a probe decodes exactly one block.
@@ -231,7 +231,7 @@ impl BlockRecord {
 }
 
 /// A table over any bytes: a `Vec<u8>` in tests, a memory mapping in use
-/// (see [`crate::mapping`]).
+/// (see [`map_table`](crate::map_table)).
 ///
 /// Opening is cheap and probing decodes one block, which is then kept:
 /// memory grows to at most the uncompressed table size (one byte per slot)
