@@ -332,3 +332,54 @@ fn cli_verify_exhaustive_prints_counts_per_stone_count() {
         "{text}"
     );
 }
+
+/// Rows of `tests/data/cube.counts`: stones, reachable, canonical, quiet,
+/// quiet canonical.
+fn counts_file() -> Vec<[u64; 5]> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/cube.counts");
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let v: Vec<u64> = l.split_whitespace().map(|f| f.parse().unwrap()).collect();
+            v.try_into().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn counts_match_the_counts_file() {
+    let rows = counts_file();
+    assert_eq!(rows.len(), 28);
+    // Every quiet count, from the build.
+    let (solution, _) = solvedb_generator::cli::build_table(&Cube, 1);
+    for (row, layer) in rows.iter().zip(&solution.layers) {
+        assert_eq!(
+            [row[0], row[3], row[4]],
+            [layer.ply as u64, layer.reachable, layer.canonical]
+        );
+    }
+    // The cheap ends of the exhaustive check (the full run is
+    // `solvedb verify --exhaustive tables/cube.sdb`, about 3 minutes).
+    let table = table();
+    for range in [0..=6, 21..=26] {
+        for c in check_exhaustive(&table, range, |_| {}).unwrap() {
+            let row = rows[c.stones as usize];
+            assert_eq!(
+                [row[1], row[2]],
+                [c.raw, c.canonical],
+                "{} stones",
+                c.stones
+            );
+        }
+    }
+    // The totals are of the scale the design notes expect: ~10^11 raw,
+    // ~2·10^9 up to symmetry.
+    let raw: u64 = rows.iter().map(|r| r[1]).sum();
+    let canonical: u64 = rows.iter().map(|r| r[2]).sum();
+    assert!(
+        raw > 100_000_000_000 && canonical > 2_000_000_000,
+        "{raw} {canonical}"
+    );
+}
