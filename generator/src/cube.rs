@@ -246,7 +246,9 @@ fn check_position<D: AsRef<[u8]>>(table: &Table<D>, board: CubeBoard) -> Result<
         let empty = board.empty();
         let (mover, other) = board.mover_and_other();
         let wins = threats(mover, empty);
-        let blocks = threats(other, empty) & !wins;
+        // A winning cell ends the scan at once, so blocks matter only
+        // without one (this is the bulk of the exhaustive check's work).
+        let blocks = if wins == 0 { threats(other, empty) } else { 0 };
         'moves: for mut cells in [wins, blocks, empty & !wins & !blocks] {
             while cells != 0 {
                 let cell = cells.trailing_zeros();
