@@ -20,6 +20,15 @@
 //! one forced block per empty cell ([`Cube::resolve`]). Tables hold the
 //! canonical quiet positions only ([`IndexScheme::SortedKeys`]).
 //!
+//! # Figures
+//!
+//! From `solvedb build cube` and `solvedb verify --exhaustive` (counts per
+//! stone count in `tests/data/cube.counts`): 106,843,710,289 reachable
+//! non-terminal positions, 2,227,209,333 up to the 48 symmetries, every one
+//! checked against its children; 3,778,077 of them are quiet, 80,183 up to
+//! symmetry, and those are the whole table (99,065 bytes). X wins the empty
+//! cube in 7 plies by taking the centre; every other first move loses in 10.
+//!
 //! ```
 //! use solvedb_lookup::{Cube, Game};
 //!
