@@ -141,9 +141,11 @@ impl Header {
         if self.block_entries as usize % RECORD_BYTES != 0 || records_per_block == 0 {
             return None;
         }
+        // Checked: the header may come from a corrupt file.
         let record_blocks = self.stored.div_ceil(records_per_block);
-        let fence_blocks =
-            (record_blocks * RECORD_BYTES as u64).div_ceil(u64::from(self.block_entries));
+        let fence_blocks = record_blocks
+            .checked_mul(RECORD_BYTES as u64)?
+            .div_ceil(u64::from(self.block_entries));
         Some((records_per_block, record_blocks, fence_blocks))
     }
 
@@ -324,8 +326,10 @@ impl<D: AsRef<[u8]>> Table<D> {
             )));
         }
         if !header.index.is_dense() {
-            let expected = header.sorted_layout().map(|(_, _, fence_blocks)| {
-                fence_blocks * u64::from(header.block_entries) + header.stored * RECORD_BYTES as u64
+            let expected = header.sorted_layout().and_then(|(_, _, fence_blocks)| {
+                fence_blocks
+                    .checked_mul(u64::from(header.block_entries))?
+                    .checked_add(header.stored.checked_mul(RECORD_BYTES as u64)?)
             });
             if expected != Some(header.entries) {
                 return Err(TableError::Header(format!(
@@ -881,11 +885,14 @@ mod tests {
         header.entries = entries.len() as u64;
         let table = Table::new(encode_table(&header, &entries, 3)).unwrap();
         assert!(matches!(table.verify(), Err(TableError::Block { .. })));
-        // A header whose sizes do not fit the layout is refused at open.
-        header.stored += 1;
-        assert!(matches!(
-            Table::new(encode_table(&header, &entries, 3)),
-            Err(TableError::Header(_))
-        ));
+        // A header whose sizes do not fit the layout is refused at open,
+        // also when they overflow.
+        for stored in [header.stored + 1, u64::MAX / 3, u64::MAX] {
+            header.stored = stored;
+            assert!(matches!(
+                Table::new(encode_table(&header, &entries, 3)),
+                Err(TableError::Header(_))
+            ));
+        }
     }
 }
