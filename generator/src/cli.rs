@@ -3,6 +3,7 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -12,10 +13,12 @@ use serde_json::{Map, Value as Json, json};
 use solvedb_lookup::format::{
     FORMAT_VERSION, Header, encode_table, remove_stale_temporaries, write_atomically,
 };
-use solvedb_lookup::{GameId, Oracle, Table, TicTacToe, read_table};
+use solvedb_lookup::{Cube, GameId, Oracle, Table, TicTacToe, read_table};
 
 use crate::bench;
+use crate::bench_cube;
 use crate::consistency::check_consistency;
+use crate::cube;
 use crate::fuzz::{Budget, fuzz};
 use crate::games::CliGame;
 use crate::manifest::{self, ManifestEntry};
@@ -24,10 +27,6 @@ use crate::sweep::{SweepLimits, forge_other_game, sweep};
 
 /// The program and version written into every table header.
 pub const GENERATOR: &str = concat!("solvedb ", env!("CARGO_PKG_VERSION"));
-
-/// Entries per table block: small enough that a probe decodes little, large
-/// enough for zstd to find the repetition.
-const BLOCK_ENTRIES: u32 = 4096;
 
 /// Tables are built once and read often, so they get zstd's strongest
 /// regular level.
@@ -39,9 +38,10 @@ const DEFAULT_LEVEL: i32 = 19;
     version,
     about = "Perfect-play tables for small games: build, check and probe them.",
     long_about = "Perfect-play tables for small games: build, check and probe them.\n\n\
-        Values are always from the side to move. Tic-tac-toe values are win, draw or loss \
-        with the plies to the end of the game under perfect play.\n\n\
-        Example:\n  solvedb build tictactoe\n  solvedb probe tictactoe 'X../.O./...'"
+        Values are always from the side to move. Tic-tac-toe and cube values are win, draw or \
+        loss with the plies to the end of the game under perfect play.\n\n\
+        Example:\n  solvedb build tictactoe\n  solvedb probe tictactoe 'X../.O./...'\n  \
+        solvedb probe cube '.../.../...//.../.X./...//.../.../...'"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -56,7 +56,7 @@ enum Command {
     /// stored entries, the file's size and the time taken, and records the
     /// table in the output directory's MANIFEST.
     Build {
-        /// The game (`tictactoe`), or `all` for every default table.
+        /// The game (`tictactoe`, `cube`), or `all` for every default table.
         #[arg(default_value = "all")]
         target: BuildTarget,
         /// Directory to write the table into (created if missing).
@@ -68,9 +68,22 @@ enum Command {
     },
     /// Check a table file: every checksum, then that every stored value equals
     /// the best over its children.
+    ///
+    /// With `--exhaustive` (cube tables), every reachable non-terminal
+    /// position up to symmetry is checked the same way, stored or not, and
+    /// the counts per number of stones are printed.
     Verify {
         /// The table file.
         file: PathBuf,
+        /// Check every reachable position, not only the stored ones (cube).
+        #[arg(long)]
+        exhaustive: bool,
+        /// With `--exhaustive`: only positions with at least this many stones.
+        #[arg(long, default_value_t = 0)]
+        min_stones: u32,
+        /// With `--exhaustive`: only positions with at most this many stones.
+        #[arg(long, default_value_t = 26)]
+        max_stones: u32,
     },
     /// Mutate a table in every way a disk or a download can (flipped bits,
     /// truncations, appended bytes, another game's header) and check that
@@ -106,10 +119,12 @@ enum Command {
     /// Uses the game's table in the tables directory; without one, an exact
     /// live search answers, and the output says which.
     Probe {
-        /// The game: `tictactoe`.
+        /// The game: `tictactoe` or `cube`.
         game: GameId,
         /// The position. Tic-tac-toe: nine cells `X`, `O` or `.` row by row,
-        /// `/` between rows allowed, e.g. `X../.O./...`.
+        /// `/` between rows allowed, e.g. `X../.O./...`. Cube: 27 cells,
+        /// layer by layer (z), row by row (y), x = 0..2; `/` between rows,
+        /// one or two between layers.
         position: String,
         /// Directory holding the tables.
         #[arg(long, default_value = "tables")]
@@ -122,12 +137,20 @@ enum Command {
     ///
     /// Every figure is a median over rounds measured side by side in this run.
     Bench {
-        /// The game: `tictactoe`.
+        /// The game: `tictactoe` or `cube`.
         #[arg(default_value = "tictactoe")]
         game: GameId,
         /// Rounds per measurement (the median is reported).
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
         rounds: u32,
+        /// Cube: random reachable positions to probe and to play the
+        /// heuristic baseline on.
+        #[arg(long, default_value_t = 2000)]
+        positions: usize,
+        /// Cube: search depths (plies) of the alpha-beta baseline.
+        #[arg(long, value_delimiter = ',', default_values_t = [4, 6],
+            value_parser = clap::value_parser!(u32).range(1..=9))]
+        depths: Vec<u32>,
     },
 }
 
@@ -141,7 +164,7 @@ enum BuildTarget {
 }
 
 /// The tables `solvedb build all` writes.
-const DEFAULT_TABLES: [GameId; 1] = [GameId::TicTacToe];
+const DEFAULT_TABLES: [GameId; 2] = [GameId::TicTacToe, GameId::Cube];
 
 impl BuildTarget {
     fn games(&self) -> Vec<GameId> {
@@ -172,8 +195,12 @@ macro_rules! with_game {
                 let $game = &TicTacToe;
                 $body
             }
+            GameId::Cube => {
+                let $game = &Cube;
+                $body
+            }
             other => Err(anyhow!(
-                "{other} is not supported yet (supported: tictactoe)"
+                "{other} is not supported yet (supported: tictactoe, cube)"
             )),
         }
     };
@@ -216,7 +243,15 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             }
             Ok(())
         }
-        Command::Verify { file } => verify(&file, out),
+        Command::Verify {
+            file,
+            exhaustive,
+            min_stones,
+            max_stones,
+        } => {
+            let stones = exhaustive.then_some(min_stones..=max_stones);
+            verify(&file, stones, out)
+        }
         Command::Info { file } => info(&file, out),
         Command::Sweep {
             file,
@@ -230,7 +265,17 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             tables,
             json,
         } => with_game!(game, g => probe(g, &position, &tables, json, out)),
-        Command::Bench { game, rounds } => {
+        Command::Bench {
+            game,
+            rounds,
+            positions,
+            depths,
+        } => {
+            if game == GameId::Cube {
+                // Too many positions to probe them all: a sample, and the
+                // classic heuristic search to compare against.
+                return bench_cube::run(rounds, positions.max(1), &depths, out);
+            }
             with_game!(game, g => bench::run(g, rounds, out))
         }
     }
@@ -244,9 +289,9 @@ pub fn build_table<G: CliGame>(game: &G, level: i32) -> (crate::solve::Solution,
         game: game.id(),
         index: G::INDEX,
         values: G::VALUES,
-        entries: game.slots(),
+        entries: solution.entries.len() as u64,
         stored: solution.stored,
-        block_entries: BLOCK_ENTRIES,
+        block_entries: G::BLOCK_ENTRIES,
         generator: GENERATOR.to_owned(),
     };
     let bytes = encode_table(&header, &solution.entries, level);
@@ -277,28 +322,41 @@ fn build<G: CliGame>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> R
         },
     )?;
 
-    writeln!(out, "{}: every reachable position, by ply", game.id())?;
-    writeln!(out, "{:>5} {:>12} {:>12}", "ply", "reachable", "canonical")?;
+    writeln!(out, "{}: {}", game.id(), G::LAYERS)?;
+    let [layer_head, positions_head, canonical_head] = G::COLUMNS;
+    writeln!(
+        out,
+        "{layer_head:>6} {positions_head:>12} {canonical_head:>12}"
+    )?;
     for layer in &solution.layers {
         writeln!(
             out,
-            "{:>5} {:>12} {:>12}",
+            "{:>6} {:>12} {:>12}",
             layer.ply, layer.reachable, layer.canonical
         )?;
     }
     writeln!(
         out,
-        "{:>5} {:>12} {:>12}",
+        "{:>6} {:>12} {:>12}",
         "all",
         solution.reachable(),
         solution.canonical()
     )?;
-    writeln!(
-        out,
-        "stored entries: {} of {} slots",
-        solution.stored,
-        game.slots()
-    )?;
+    if G::INDEX.is_dense() {
+        writeln!(
+            out,
+            "stored entries: {} of {} slots",
+            solution.stored,
+            game.slots()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "stored entries: {} sorted records ({} entry bytes with the fence)",
+            solution.stored,
+            solution.entries.len()
+        )?;
+    }
     writeln!(
         out,
         "wrote {}: {} bytes, {:.2} bits per stored position, {} blocks",
@@ -315,7 +373,7 @@ fn open(file: &Path) -> Result<Table<Vec<u8>>> {
     read_table(file).with_context(|| format!("opening {}", file.display()))
 }
 
-fn verify(file: &Path, out: &mut dyn Write) -> Result<()> {
+fn verify(file: &Path, exhaustive: Option<RangeInclusive<u32>>, out: &mut dyn Write) -> Result<()> {
     let table = open(file)?;
     let started = Instant::now();
     table
@@ -328,6 +386,12 @@ fn verify(file: &Path, out: &mut dyn Write) -> Result<()> {
         table.header().blocks()
     )?;
     let game = table.header().game;
+    if game == GameId::Cube {
+        return verify_cube(file, &table, exhaustive, started, out);
+    }
+    if exhaustive.is_some() {
+        bail!("--exhaustive is for cube tables; {game} tables are always checked in full");
+    }
     let consistency = with_game!(game, g => check_consistency(g, &table)
         .with_context(|| format!("checking {} against the rules of {game}", file.display())))?;
     writeln!(
@@ -381,8 +445,9 @@ fn fuzz_for(seconds: f64, seed: u64, out: &mut dyn Write) -> Result<()> {
     let budget = Duration::try_from_secs_f64(seconds)
         .map_err(|_| anyhow!("--seconds must be a non-negative number, not {seconds}"))?;
     let report = fuzz(Budget::Time(budget), seed);
-    for (target, executions) in &report.executions {
-        writeln!(out, "{target:<28} {executions:>10} executions")?;
+    for (game, target, executions) in &report.executions {
+        let game = game.to_string();
+        writeln!(out, "{game:<10} {target:<24} {executions:>10} executions")?;
     }
     writeln!(
         out,
@@ -397,6 +462,70 @@ fn fuzz_for(seconds: f64, seed: u64, out: &mut dyn Write) -> Result<()> {
     if !report.failures.is_empty() {
         bail!("the fuzzer found {} failing inputs", report.failures.len());
     }
+    Ok(())
+}
+
+fn verify_cube(
+    file: &Path,
+    table: &Table<Vec<u8>>,
+    exhaustive: Option<RangeInclusive<u32>>,
+    started: Instant,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let checking = || format!("checking {} against the rules of the cube", file.display());
+    let stored = cube::check_stored(table).with_context(checking)?;
+    writeln!(
+        out,
+        "consistency ok: each of {stored} stored positions is canonical, quiet and equals the best over its children"
+    )?;
+    if let Some(stones) = exhaustive {
+        writeln!(
+            out,
+            "every reachable non-terminal position, by stones on the board:"
+        )?;
+        writeln!(
+            out,
+            "{:>6} {:>14} {:>12} {:>12} {:>9}",
+            "stones", "raw", "canonical", "checked", "seconds"
+        )?;
+        // Each layer is printed when done, so a long run shows how far it got.
+        let mut layer_started = Instant::now();
+        let mut printed: std::io::Result<()> = Ok(());
+        let counts = cube::check_exhaustive(table, stones, |c| {
+            if printed.is_err() {
+                return;
+            }
+            printed = (|| {
+                writeln!(
+                    out,
+                    "{:>6} {:>14} {:>12} {:>12} {:>9.1}",
+                    c.stones,
+                    c.raw,
+                    c.canonical,
+                    c.checked,
+                    layer_started.elapsed().as_secs_f64()
+                )?;
+                out.flush()
+            })();
+            layer_started = Instant::now();
+        })
+        .with_context(checking)?;
+        printed?;
+        let sum = |f: fn(&cube::StoneCount) -> u64| counts.iter().map(f).sum::<u64>();
+        writeln!(
+            out,
+            "{:>6} {:>14} {:>12} {:>12}",
+            "all",
+            sum(|c| c.raw),
+            sum(|c| c.canonical),
+            sum(|c| c.checked)
+        )?;
+        writeln!(
+            out,
+            "exhaustive check ok: every checked position's probed value equals the best over its children"
+        )?;
+    }
+    writeln!(out, "verified in {:.1} s", started.elapsed().as_secs_f64())?;
     Ok(())
 }
 

@@ -12,7 +12,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use solvedb_lookup::format::reseal;
-use solvedb_lookup::{Game, GameId, Oracle, Table, Tabled, TicTacToe};
+use solvedb_lookup::{Cube, Game, GameId, Oracle, Table, Tabled, TicTacToe};
 
 use crate::cli::build_table;
 
@@ -77,8 +77,8 @@ impl Budget {
 /// What a fuzzing run did.
 #[derive(Clone, Debug, Default)]
 pub struct FuzzReport {
-    /// Executions per target.
-    pub executions: Vec<(&'static str, u64)>,
+    /// Executions per game and target.
+    pub executions: Vec<(GameId, &'static str, u64)>,
     /// Inputs that panicked or broke a property, with what went wrong.
     pub failures: Vec<String>,
     /// Wall-clock time.
@@ -88,7 +88,7 @@ pub struct FuzzReport {
 impl FuzzReport {
     /// Executions over all targets.
     pub fn total(&self) -> u64 {
-        self.executions.iter().map(|(_, n)| n).sum()
+        self.executions.iter().map(|(_, _, n)| n).sum()
     }
 }
 
@@ -206,7 +206,7 @@ fn fuzz_game<G: Tabled + Copy>(
     }
     let names = ["notation", "move and game names", "table open/verify/probe"];
     for (name, n) in names.into_iter().zip(counts) {
-        report.executions.push((name, n));
+        report.executions.push((game.id(), name, n));
     }
 }
 
@@ -282,15 +282,11 @@ pub fn fuzz(budget: Budget, seed: u64) -> FuzzReport {
     let started = Instant::now();
     let mut rng = Rng::new(seed);
     let mut report = FuzzReport::default();
-    let games = 1;
+    let games = 2;
     let share = budget.split(games);
-    fuzz_game(
-        TicTacToe,
-        &build_table(&TicTacToe, 3).1,
-        share,
-        &mut rng,
-        &mut report,
-    );
+    let tictactoe = build_table(&TicTacToe, 3).1;
+    fuzz_game(TicTacToe, &tictactoe, share, &mut rng, &mut report);
+    fuzz_game(Cube, &build_table(&Cube, 3).1, share, &mut rng, &mut report);
     report.elapsed = started.elapsed();
     report
 }

@@ -5,8 +5,10 @@
 #![forbid(unsafe_code)]
 
 pub mod bench;
+pub mod bench_cube;
 pub mod cli;
 pub mod consistency;
+pub mod cube;
 pub mod fuzz;
 pub mod games;
 pub mod manifest;

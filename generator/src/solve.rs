@@ -23,7 +23,8 @@ pub struct LayerCount {
 pub struct Solution {
     /// Positions per ply, raw and up to symmetry.
     pub layers: Vec<LayerCount>,
-    /// Table entries, `game.slots()` of them; 0 where no position is stored.
+    /// Table entry bytes: for dense indexes `game.slots()` of them, 0 where
+    /// no position is stored; for sorted keys the fence and the records.
     pub entries: Vec<u8>,
     /// Non-zero entries: the canonical reachable positions.
     pub stored: u64,

@@ -1,7 +1,7 @@
 //! The table file format, version 1: reading and writing, in one place.
 //!
 //! A table is a flat array of one-byte entries, one per *slot*; the game's
-//! [`crate::Tabled`] implementation maps positions to slots and
+//! [`Tabled`] implementation maps positions to slots and
 //! entries to values. The array is cut into blocks of `block_entries` entries
 //! (the last may be shorter), each stored zstd-compressed or raw, whichever is
 //! smaller, so that a probe decodes exactly one block.
@@ -36,6 +36,30 @@
 //! and UTF-8 bytes). A test pins these bytes, so the format never silently
 //! depends on a crate's defaults.
 //!
+//! # Entries
+//!
+//! With a dense index ([`IndexScheme::Base3Canonical`], variant 0) entry
+//! `i` is the byte of slot `i` and `entries` is the number of slots; a 0
+//! byte is an empty slot.
+//!
+//! With [`IndexScheme::SortedKeys`] (variant 1) the entry bytes hold
+//! `stored` = `N` records. `block_entries` = `E` must be a multiple of 8; a
+//! block then holds `R = E / 8` records, and there are `F = ceil(N / R)`
+//! record blocks. The entry bytes are, in order:
+//!
+//! | entry bytes | content |
+//! |---|---|
+//! | `0 .. 8F` | the fence: `F` keys, `u64`, the first key of each record block |
+//! | `8F .. P·E` | zero padding, up to the next whole block (`P = ceil(8F / E)`) |
+//! | `P·E .. P·E+8N` | `N` records, `u64`: `key \| entry << 56` |
+//!
+//! Keys are below `2^56` and strictly ascending; entry bytes are never 0.
+//! `entries` = `P·E + 8N`. A probe reads the fence (its `P` blocks, kept once
+//! decoded), then decodes the one record block that can hold the key and
+//! searches it. Adding this scheme left the layout of dense tables as it was,
+//! so the format version stayed 1; a reader that predates it refuses such a
+//! table's header as malformed.
+//!
 //! # Checks
 //!
 //! [`Table::new`] is cheap: it checks the magic, the version (a newer one is
@@ -65,6 +89,11 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::TableError;
 use crate::game::{GameId, IndexScheme, Tabled, ValueEncoding};
+
+/// Bytes per record of a [`IndexScheme::SortedKeys`] table.
+pub const RECORD_BYTES: usize = 8;
+/// Keys of a [`IndexScheme::SortedKeys`] table are below this.
+pub const KEY_LIMIT: u64 = 1 << 56;
 
 /// The first eight bytes of every table.
 pub const MAGIC: [u8; 8] = *b"SOLVEDB\x1a";
@@ -107,6 +136,20 @@ impl Header {
         self.entries.div_ceil(u64::from(self.block_entries.max(1)))
     }
 
+    /// Sorted-keys layout: records per block, record blocks, fence blocks.
+    fn sorted_layout(&self) -> Option<(u64, u64, u64)> {
+        let records_per_block = u64::from(self.block_entries) / RECORD_BYTES as u64;
+        if self.block_entries as usize % RECORD_BYTES != 0 || records_per_block == 0 {
+            return None;
+        }
+        // Checked: the header may come from a corrupt file.
+        let record_blocks = self.stored.div_ceil(records_per_block);
+        let fence_blocks = record_blocks
+            .checked_mul(RECORD_BYTES as u64)?
+            .div_ceil(u64::from(self.block_entries));
+        Some((records_per_block, record_blocks, fence_blocks))
+    }
+
     /// Entries in block `block` (the last block may be short).
     fn block_len(&self, block: u64) -> usize {
         let start = block * u64::from(self.block_entries);
@@ -135,7 +178,7 @@ impl Header {
                 self.values
             )));
         }
-        if self.entries != game.slots() {
+        if G::INDEX.is_dense() && self.entries != game.slots() {
             return Err(TableError::Size(format!(
                 "{} needs {} slots, the header says {}",
                 self.game,
@@ -283,6 +326,19 @@ impl<D: AsRef<[u8]>> Table<D> {
                 header.block_entries
             )));
         }
+        if !header.index.is_dense() {
+            let expected = header.sorted_layout().and_then(|(_, _, fence_blocks)| {
+                fence_blocks
+                    .checked_mul(u64::from(header.block_entries))?
+                    .checked_add(header.stored.checked_mul(RECORD_BYTES as u64)?)
+            });
+            if expected != Some(header.entries) {
+                return Err(TableError::Header(format!(
+                    "{} sorted records in blocks of {} bytes do not make {} entry bytes",
+                    header.stored, header.block_entries, header.entries
+                )));
+            }
+        }
         if header.stored > header.entries {
             return Err(TableError::Header(format!(
                 "{} stored entries in {} slots",
@@ -404,6 +460,92 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(cell.get_or_init(|| decoded))
     }
 
+    /// The `u64` at entry byte `at` (a multiple of 8, so never split
+    /// between blocks when blocks hold whole records).
+    fn entry_u64(&self, at: u64) -> Result<u64, TableError> {
+        let block_entries = u64::from(self.header.block_entries);
+        let block = self.block(at / block_entries)?;
+        let offset = (at % block_entries) as usize;
+        block
+            .get(offset..offset + RECORD_BYTES)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+            .ok_or_else(|| TableError::Size(format!("entry byte {at} is past its block")))
+    }
+
+    /// The entry byte stored with `key` in a [`IndexScheme::SortedKeys`]
+    /// table, `None` if the key is not there.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Header`] if the table is not sorted-keys; a checksum or
+    /// decoding error if a block it reads is corrupt.
+    pub fn sorted_entry(&self, key: u64) -> Result<Option<u8>, TableError> {
+        if self.header.index.is_dense() {
+            return Err(TableError::Header(format!(
+                "{:?} tables hold no sorted keys",
+                self.header.index
+            )));
+        }
+        let (per_block, record_blocks, fence_blocks) = self
+            .header
+            .sorted_layout()
+            .ok_or_else(|| TableError::Header("bad sorted-keys layout".into()))?;
+        // The last record block whose first key is at most `key`.
+        let (mut lo, mut hi) = (0u64, record_blocks);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.entry_u64(mid * RECORD_BYTES as u64)? <= key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let Some(record_block) = lo.checked_sub(1) else {
+            return Ok(None);
+        };
+        let block = self.block(fence_blocks + record_block)?;
+        let records = block.len() as u64 / RECORD_BYTES as u64;
+        debug_assert!(records <= per_block);
+        let record = |i: usize| {
+            let at = i * RECORD_BYTES;
+            u64::from_le_bytes(block[at..at + RECORD_BYTES].try_into().expect("8 bytes"))
+        };
+        let (mut lo, mut hi) = (0usize, records as usize);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let found = record(mid) & (KEY_LIMIT - 1);
+            match found.cmp(&key) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Ok(Some((record(mid) >> 56) as u8)),
+            }
+        }
+        Ok(None)
+    }
+
+    /// Record `index` (of `stored`) of a [`IndexScheme::SortedKeys`] table:
+    /// its key and entry byte.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Size`] past the last record or in a dense table; a
+    /// checksum or decoding error if its block is corrupt.
+    pub fn sorted_record(&self, index: u64) -> Result<(u64, u8), TableError> {
+        let layout = self
+            .header
+            .sorted_layout()
+            .filter(|_| !self.header.index.is_dense());
+        let Some((_, _, fence_blocks)) = layout.filter(|_| index < self.header.stored) else {
+            return Err(TableError::Size(format!(
+                "record {index} of a table with {} sorted records",
+                self.header.stored
+            )));
+        };
+        let at = fence_blocks * u64::from(self.header.block_entries) + index * RECORD_BYTES as u64;
+        let record = self.entry_u64(at)?;
+        Ok((record & (KEY_LIMIT - 1), (record >> 56) as u8))
+    }
+
     fn decode_block(&self, block: u64) -> Result<Box<[u8]>, TableError> {
         let record = self.record(block);
         let start = record.offset as usize;
@@ -444,6 +586,9 @@ impl<D: AsRef<[u8]> + Sync> Table<D> {
                 part: "file".into(),
             });
         }
+        if !self.header.index.is_dense() {
+            return self.verify_sorted();
+        }
         let stored = (0..self.header.blocks())
             .into_par_iter()
             .map(|block| {
@@ -459,6 +604,103 @@ impl<D: AsRef<[u8]> + Sync> Table<D> {
         }
         Ok(())
     }
+}
+
+impl<D: AsRef<[u8]> + Sync> Table<D> {
+    /// Sorted-keys tables: every block decodes, the fence names each record
+    /// block's first key, keys ascend strictly and no entry byte is 0.
+    fn verify_sorted(&self) -> Result<(), TableError> {
+        let (per_block, record_blocks, fence_blocks) = self
+            .header
+            .sorted_layout()
+            .ok_or_else(|| TableError::Header("bad sorted-keys layout".into()))?;
+        let bad = |block: u64, reason: String| TableError::Block { block, reason };
+        for block in 0..fence_blocks {
+            let decoded = self.decode_block(block)?;
+            let fence_end = (record_blocks * RECORD_BYTES as u64)
+                .saturating_sub(block * u64::from(self.header.block_entries));
+            if decoded.iter().skip(fence_end as usize).any(|&b| b != 0) {
+                return Err(bad(block, "fence padding is not zero".into()));
+            }
+        }
+        // Each record block, with the key before it (from the block before).
+        (0..record_blocks)
+            .into_par_iter()
+            .try_for_each(|r| -> Result<(), TableError> {
+                let block = fence_blocks + r;
+                let decoded = self.decode_block(block)?;
+                let mut previous: Option<u64> = None;
+                if self.entry_u64(r * RECORD_BYTES as u64)?
+                    != u64::from_le_bytes(decoded[..RECORD_BYTES].try_into().expect("8 bytes"))
+                        & (KEY_LIMIT - 1)
+                {
+                    return Err(bad(block, "the fence does not name its first key".into()));
+                }
+                for (i, chunk) in decoded.chunks_exact(RECORD_BYTES).enumerate() {
+                    let record = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+                    let key = record & (KEY_LIMIT - 1);
+                    if record >> 56 == 0 {
+                        return Err(bad(block, format!("record {i} has entry byte 0")));
+                    }
+                    // Keys ascend within a block; across blocks the fence
+                    // orders them (checked after the loop).
+                    if previous.is_some_and(|p| p >= key) {
+                        return Err(bad(block, format!("record {i} is out of order")));
+                    }
+                    previous = Some(key);
+                }
+                if r + 1 < record_blocks
+                    && self.entry_u64((r + 1) * RECORD_BYTES as u64)?
+                        <= previous.expect("a full block")
+                {
+                    return Err(bad(
+                        block,
+                        "the next block's first key is not larger".into(),
+                    ));
+                }
+                if decoded.len() / RECORD_BYTES > per_block as usize {
+                    return Err(bad(block, "too many records".into()));
+                }
+                Ok(())
+            })
+    }
+}
+
+/// The entry bytes of a [`IndexScheme::SortedKeys`] table: the fence, its
+/// padding and the records (see the [module documentation](self)).
+///
+/// # Panics
+///
+/// If `block_entries` is not a positive multiple of 8, a key is not below
+/// [`KEY_LIMIT`], keys do not ascend strictly, or an entry byte is 0: the
+/// writer's bugs.
+pub fn sorted_entries(records: &[(u64, u8)], block_entries: u32) -> Vec<u8> {
+    let block = block_entries as usize;
+    assert!(block > 0 && block % RECORD_BYTES == 0, "block size");
+    let per_block = block / RECORD_BYTES;
+    let record_blocks = records.len().div_ceil(per_block);
+    let fence_blocks = (record_blocks * RECORD_BYTES).div_ceil(block);
+    let mut out = Vec::with_capacity(fence_blocks * block + records.len() * RECORD_BYTES);
+    for chunk in records.chunks(per_block) {
+        out.extend_from_slice(&chunk[0].0.to_le_bytes());
+    }
+    out.resize(fence_blocks * block, 0);
+    for (i, &(key, entry)) in records.iter().enumerate() {
+        assert!(key < KEY_LIMIT && entry != 0, "record {i}");
+        assert!(i == 0 || records[i - 1].0 < key, "keys ascend");
+        out.extend_from_slice(&(key | u64::from(entry) << 56).to_le_bytes());
+    }
+    out
+}
+
+/// The entry byte stored with `key` in a sorted-keys table
+/// ([`Table::sorted_entry`]).
+///
+/// # Errors
+///
+/// As [`Table::sorted_entry`].
+pub fn sorted_lookup<D: AsRef<[u8]>>(table: &Table<D>, key: u64) -> Result<Option<u8>, TableError> {
+    table.sorted_entry(key)
 }
 
 /// The bytes of a table with this header and these entries, blocks compressed
@@ -708,5 +950,71 @@ mod tests {
             encodings.contains(&RAW) && encodings.contains(&ZSTD),
             "{encodings:?}"
         );
+    }
+
+    fn sorted_table(records: &[(u64, u8)], block_entries: u32) -> (Header, Vec<u8>) {
+        let entries = sorted_entries(records, block_entries);
+        let header = Header {
+            game: GameId::Cube,
+            index: IndexScheme::SortedKeys,
+            values: ValueEncoding::OutcomePlies,
+            entries: entries.len() as u64,
+            stored: records.len() as u64,
+            block_entries,
+            generator: "test".into(),
+        };
+        (header.clone(), encode_table(&header, &entries, 3))
+    }
+
+    #[test]
+    fn sorted_keys_find_every_record_and_nothing_else() {
+        // 1000 records, 4 per block: 250 record blocks behind a fence of
+        // 250 keys (63 blocks of 32 bytes, the last one padded).
+        let records: Vec<(u64, u8)> = (0..1000u64)
+            .map(|i| (i * 7 + 3, (i % 200 + 1) as u8))
+            .collect();
+        let (header, bytes) = sorted_table(&records, 32);
+        let table = Table::new(bytes).unwrap();
+        table.verify().unwrap();
+        assert_eq!(table.header(), &header);
+        for (i, &(key, entry)) in records.iter().enumerate() {
+            assert_eq!(table.sorted_entry(key).unwrap(), Some(entry));
+            assert_eq!(table.sorted_record(i as u64).unwrap(), (key, entry));
+            assert_eq!(table.sorted_entry(key + 1).unwrap(), None);
+        }
+        assert_eq!(table.sorted_entry(0).unwrap(), None);
+        assert_eq!(table.sorted_entry(KEY_LIMIT - 1).unwrap(), None);
+        assert!(table.sorted_record(1000).is_err());
+        assert!(table.entry(0).is_ok());
+        // An empty table answers "absent".
+        let (_, bytes) = sorted_table(&[], 32);
+        let empty = Table::new(bytes).unwrap();
+        empty.verify().unwrap();
+        assert_eq!(empty.sorted_entry(5).unwrap(), None);
+    }
+
+    #[test]
+    fn sorted_keys_out_of_order_or_mislabelled_fail_verify() {
+        let records: Vec<(u64, u8)> = (0..64u64).map(|i| (i * 2, 1)).collect();
+        let (mut header, _) = sorted_table(&records, 32);
+        let mut entries = sorted_entries(&records, 32);
+        // Swap two records inside a block: keys no longer ascend.
+        let first = entries.len() - 64 * 8;
+        let (a, b) = (first + 8, first + 16);
+        for i in 0..8 {
+            entries.swap(a + i, b + i);
+        }
+        header.entries = entries.len() as u64;
+        let table = Table::new(encode_table(&header, &entries, 3)).unwrap();
+        assert!(matches!(table.verify(), Err(TableError::Block { .. })));
+        // A header whose sizes do not fit the layout is refused at open,
+        // also when they overflow.
+        for stored in [header.stored + 1, u64::MAX / 3, u64::MAX] {
+            header.stored = stored;
+            assert!(matches!(
+                Table::new(encode_table(&header, &entries, 3)),
+                Err(TableError::Header(_))
+            ));
+        }
     }
 }

@@ -8,6 +8,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{PositionError, TableError};
+use crate::format::Table;
 use crate::value::{Score, Transition};
 
 /// Which game and board a table or an answer is about. Stored in table
@@ -192,6 +193,18 @@ pub enum IndexScheme {
     /// One slot per board of a base-3 number (cell `i` is digit `i`: 0 empty,
     /// 1 X, 2 O); only canonical reachable positions are filled.
     Base3Canonical,
+    /// Sparse: `stored` records of a 56-bit key and an entry byte, sorted by
+    /// key, after a fence of each block's first key (byte layout in
+    /// [`crate::format`]). The game defines the keys (the cube: canonical
+    /// quiet positions, `x << 27 | o`).
+    SortedKeys,
+}
+
+impl IndexScheme {
+    /// Whether the table has one entry byte per slot (else: sorted records).
+    pub fn is_dense(self) -> bool {
+        matches!(self, IndexScheme::Base3Canonical)
+    }
 }
 
 /// How one entry byte encodes a value. Stored in table headers.
@@ -209,10 +222,11 @@ pub trait Tabled: Game {
     /// The value encoding this game's tables use.
     const VALUES: ValueEncoding;
 
-    /// Number of slots in the table.
+    /// Number of slots in the table; for [`IndexScheme::SortedKeys`] the
+    /// size of the key space (the file holds only the stored keys).
     fn slots(&self) -> u64;
 
-    /// The slot of a canonical position.
+    /// The slot (for sorted keys: the key) of a canonical position.
     fn slot(&self, canonical: Self::Position) -> u64;
 
     /// The position a slot stands for, if the slot names a well-formed board
@@ -229,4 +243,21 @@ pub trait Tabled: Game {
     /// [`TableError::Entry`] if the byte is empty or cannot hold a value of
     /// this position.
     fn decode(&self, position: Self::Position, slot: u64, entry: u8) -> Result<Score, TableError>;
+
+    /// The score a table of this game gives any legal position. The default
+    /// (dense tables) is one canonicalisation, one slot, one entry; games with
+    /// sparse tables override it (the cube resolves forced play first).
+    ///
+    /// # Errors
+    ///
+    /// A [`TableError`] if the entry is missing or corrupt.
+    fn table_score<D: AsRef<[u8]>>(
+        &self,
+        table: &Table<D>,
+        position: Self::Position,
+    ) -> Result<Score, TableError> {
+        let canonical = self.canonical(position);
+        let slot = self.slot(canonical);
+        self.decode(canonical, slot, table.entry(slot)?)
+    }
 }

@@ -14,6 +14,13 @@
 //! # Ok::<(), solvedb_lookup::Error>(())
 //! ```
 //!
+//! # Games
+//!
+//! [`TicTacToe`] (dense table of every canonical position) and [`Cube`],
+//! 3×3×3 tic-tac-toe, whose table holds only the 80,183 canonical *quiet*
+//! positions (nobody threatens to complete a line); every other position
+//! resolves by forced play before one lookup ([`Cube::resolve`]).
+//!
 //! # Conventions
 //!
 //! Values are always from the side to move. The tic-tac-toe family reports
@@ -48,6 +55,7 @@ pub use game::{
     Game, GameId, IndexScheme, MAX_NOTATION_LEN, Tabled, UnknownGame, ValueEncoding,
     check_notation_length,
 };
+pub use games::cube::{Cube, CubeBoard, CubeCell, Resolved};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use mapping::{map_table, read_table};
 pub use oracle::{Answer, MoveValue, Oracle, Source, table_score};

@@ -192,8 +192,8 @@ impl<G: Tabled, D: AsRef<[u8]>> Oracle<G, D> {
     }
 }
 
-/// The score a table gives a position: one canonicalisation, one slot, one
-/// entry.
+/// The score a table gives a position ([`Tabled::table_score`]): for dense
+/// tables one canonicalisation, one slot, one entry.
 ///
 /// # Errors
 ///
@@ -203,7 +203,5 @@ pub fn table_score<G: Tabled, D: AsRef<[u8]>>(
     table: &Table<D>,
     position: G::Position,
 ) -> Result<Score, TableError> {
-    let canonical = game.canonical(position);
-    let slot = game.slot(canonical);
-    game.decode(canonical, slot, table.entry(slot)?)
+    game.table_score(table, position)
 }

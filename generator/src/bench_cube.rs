@@ -1,0 +1,302 @@
+//! `solvedb bench cube`: build time, probe latency over random reachable
+//! positions (p50/p99), and the classic approach measured against the table
+//! in the same run: a depth-limited alpha-beta with a line-count heuristic.
+//! The baseline lives here, in benchmark code, not in the library: it is the
+//! yardstick, not a way to answer positions.
+
+use std::hint::black_box;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use solvedb_lookup::games::cube::{LINES, has_line};
+use solvedb_lookup::{Cube, CubeBoard, CubeCell, Game, Oracle, Table, Tabled};
+
+use crate::cli::build_table;
+
+/// xorshift64*: reproducible samples without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() >> 33) as usize % n
+    }
+}
+
+/// Non-terminal positions from games of uniformly random moves: the
+/// positions poor play reaches, most of them far from any book line.
+pub fn random_positions(count: usize, seed: u64) -> Vec<CubeBoard> {
+    let mut rng = Rng(seed);
+    let mut positions = Vec::with_capacity(count);
+    while positions.len() < count {
+        let mut board = Cube.start();
+        loop {
+            let moves = Cube.moves(board);
+            if moves.is_empty() {
+                break;
+            }
+            positions.push(board);
+            board = Cube.play(board, moves[rng.below(moves.len())]).0;
+        }
+    }
+    positions.truncate(count);
+    positions
+}
+
+/// Quiet positions (nobody threatens a cell) from games of sensible moves:
+/// win if possible, else block, else a random cell. These are the positions
+/// where play needs judgement rather than tactics.
+pub fn sensible_quiet_positions(count: usize, seed: u64) -> Vec<CubeBoard> {
+    let mut rng = Rng(seed);
+    let mut positions = Vec::with_capacity(count);
+    while positions.len() < count {
+        let mut board = Cube.start();
+        loop {
+            let moves = Cube.ordered_moves(board);
+            if moves.is_empty() {
+                break;
+            }
+            if board.is_quiet() {
+                positions.push(board);
+            }
+            let forced = !board.is_quiet();
+            // `ordered_moves` lists wins, then blocks, first.
+            let mv = if forced {
+                moves[0]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            board = Cube.play(board, mv).0;
+        }
+    }
+    positions.truncate(count);
+    positions
+}
+
+/// Every non-terminal position with at most `stones` stones, one per orbit
+/// of the symmetries: the openings, where the game is decided.
+pub fn openings(stones: u32) -> Vec<CubeBoard> {
+    let mut layer = vec![Cube.start()];
+    let mut all = layer.clone();
+    for _ in 0..stones {
+        let mut next: Vec<CubeBoard> = layer
+            .iter()
+            .flat_map(|&p| Cube.moves(p).into_iter().map(move |m| Cube.play(p, m).0))
+            .filter(|&p| Cube.terminal_score(p).is_none())
+            .map(|p| Cube.canonical(p))
+            .collect();
+        next.sort_unstable();
+        next.dedup();
+        all.extend_from_slice(&next);
+        layer = next;
+    }
+    all
+}
+
+/// The classic evaluation, from the side to move: per line, +100 for two own
+/// stones and an empty cell, +10 for one own stone and two empty cells, −500
+/// for two of the opponent's and an empty cell.
+fn heuristic(mover: u32, other: u32) -> i32 {
+    let mut score = 0;
+    for &line in &LINES {
+        let (own, theirs) = ((mover & line).count_ones(), (other & line).count_ones());
+        match (own, theirs) {
+            (2, 0) => score += 100,
+            (1, 0) => score += 10,
+            (0, 2) => score -= 500,
+            _ => {}
+        }
+    }
+    score
+}
+
+const MATE: i32 = 1_000_000;
+
+/// Depth-limited negamax with alpha-beta over the heuristic; wins score
+/// `MATE` minus the plies to reach them, so faster wins are preferred.
+fn alpha_beta(mover: u32, other: u32, depth: u32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+    if has_line(other) {
+        return -(MATE - ply);
+    }
+    let empty = ((1u32 << 27) - 1) & !(mover | other);
+    if depth == 0 || empty == 0 {
+        return heuristic(mover, other);
+    }
+    let mut best = -MATE - 1;
+    let mut rest = empty;
+    while rest != 0 {
+        let cell = rest.trailing_zeros();
+        rest &= rest - 1;
+        let score = -alpha_beta(other, mover | 1 << cell, depth - 1, ply + 1, -beta, -alpha);
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The baseline's move: the best by depth-limited alpha-beta, first in cell
+/// order among equals.
+pub fn baseline_move(board: CubeBoard, depth: u32) -> CubeCell {
+    let (mover, other) = board.mover_and_other();
+    let mut best = (-MATE - 2, None);
+    let mut rest = board.empty();
+    while rest != 0 {
+        let cell = rest.trailing_zeros();
+        rest &= rest - 1;
+        let score = -alpha_beta(other, mover | 1 << cell, depth - 1, 1, -MATE - 1, -best.0);
+        if score > best.0 {
+            best = (score, Some(cell));
+        }
+    }
+    let cell = best.1.expect("a non-terminal position has a move");
+    CubeCell::new(cell as u8).expect("a cell of the board")
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn nanos(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e9
+}
+
+/// Runs the cube benchmark and prints its figures.
+///
+/// # Errors
+///
+/// If the table cannot answer a position, or output fails.
+pub fn run(rounds: u32, positions: usize, depths: &[u32], out: &mut dyn Write) -> Result<()> {
+    let mut build_times = Vec::new();
+    let mut bytes = Vec::new();
+    for _ in 0..rounds {
+        let started = Instant::now();
+        bytes = build_table(&Cube, 19).1;
+        build_times.push(started.elapsed());
+    }
+    build_times.sort_unstable();
+    writeln!(
+        out,
+        "cube: build (solve + compress) median of {rounds}: {:.0} ms, {} bytes",
+        percentile(&build_times, 0.5).as_secs_f64() * 1e3,
+        bytes.len()
+    )?;
+
+    let sample = random_positions(positions, 0x5eed);
+    // Cold: open the table and answer one quiet position (fence block and
+    // one record block decoded), as a one-shot `solvedb probe` does.
+    let quiet = sample.iter().copied().find(|p| p.is_quiet());
+    let mut cold_times = Vec::new();
+    for _ in 0..rounds {
+        let started = Instant::now();
+        let table = Table::new(bytes.as_slice())?;
+        if let Some(p) = quiet {
+            black_box(Cube.table_score(&table, p)?);
+        }
+        cold_times.push(started.elapsed());
+    }
+    cold_times.sort_unstable();
+    writeln!(
+        out,
+        "cold probe (open + first lookup, median of {rounds}): {:.1} us",
+        percentile(&cold_times, 0.5).as_secs_f64() * 1e6
+    )?;
+    let oracle = Oracle::with_table(Cube, Table::new(bytes.as_slice())?)?;
+    // Warm: every block decoded once, as in a long-running engine.
+    for &p in &sample {
+        oracle.probe(p)?;
+    }
+    let mut probe_times = Vec::with_capacity(sample.len());
+    for _ in 0..rounds {
+        for &p in &sample {
+            let started = Instant::now();
+            black_box(oracle.probe(black_box(p))?);
+            probe_times.push(started.elapsed());
+        }
+    }
+    probe_times.sort_unstable();
+    writeln!(
+        out,
+        "probe (warm), {} random reachable positions x {rounds} rounds: p50 {:.0} ns, p99 {:.0} ns, max {:.0} ns (each timed alone, Instant overhead included)",
+        sample.len(),
+        nanos(percentile(&probe_times, 0.5)),
+        nanos(percentile(&probe_times, 0.99)),
+        nanos(*probe_times.last().expect("samples")),
+    )?;
+    let started = Instant::now();
+    for &p in &sample {
+        black_box(oracle.answer(p)?);
+    }
+    let answer_time = started.elapsed() / sample.len() as u32;
+    writeln!(
+        out,
+        "best move from the table (value of every move): {:.0} ns per position",
+        nanos(answer_time)
+    )?;
+
+    let sensible = sensible_quiet_positions(positions, 0x5eed + 1);
+    let openings = openings(3);
+    for (name, set) in [
+        ("random reachable positions", &sample),
+        ("quiet positions from sensible play", &sensible),
+        (
+            "openings (every position with 0-3 stones, up to symmetry)",
+            &openings,
+        ),
+    ] {
+        writeln!(out, "baseline on {} {name}:", set.len())?;
+        for &depth in depths {
+            baseline(&oracle, set, depth, answer_time, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// Plays the baseline at `depth` on every position of `set` and prints how
+/// often its move is worse than the table's best, and its time per move.
+fn baseline(
+    oracle: &Oracle<Cube, &[u8]>,
+    set: &[CubeBoard],
+    depth: u32,
+    answer_time: Duration,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let started = Instant::now();
+    let moves: Vec<CubeCell> = set.iter().map(|&p| baseline_move(p, depth)).collect();
+    let baseline_time = started.elapsed() / set.len() as u32;
+    let (mut mistakes, mut result_changing) = (0, 0);
+    for (&p, &mv) in set.iter().zip(&moves) {
+        let answer = oracle.answer(p)?;
+        let best = answer.moves[0].value;
+        let chosen = answer
+            .moves
+            .iter()
+            .find(|m| m.mv == mv)
+            .expect("the baseline plays a legal move")
+            .value;
+        if chosen != best {
+            mistakes += 1;
+            result_changing += usize::from(chosen.wdl < best.wdl);
+        }
+    }
+    let n = set.len() as f64;
+    writeln!(
+        out,
+        "  depth {depth}: {:>10.0} ns per move ({:.1}x a table answer); mistakes {mistakes} ({:.1}%), \
+         of which throw away a win {result_changing} ({:.1}%)",
+        nanos(baseline_time),
+        baseline_time.as_secs_f64() / answer_time.as_secs_f64(),
+        100.0 * mistakes as f64 / n,
+        100.0 * result_changing as f64 / n,
+    )?;
+    Ok(())
+}
