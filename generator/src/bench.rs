@@ -7,7 +7,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use solvedb_lookup::{Oracle, Table};
+use solvedb_lookup::{GameOracle, Table};
 
 use crate::cli::build_table;
 use crate::games::CliGame;
@@ -42,8 +42,8 @@ pub fn run<G: CliGame>(game: &G, rounds: u32, out: &mut dyn Write) -> Result<()>
         build_times.push(started.elapsed());
     }
     let table = Table::new(bytes.as_slice())?;
-    let with_table = Oracle::with_table(*game, table)?;
-    let search_only = Oracle::<G, &[u8]>::search_only(*game);
+    let with_table = GameOracle::with_table(*game, table)?;
+    let search_only = GameOracle::<G, &[u8]>::search_only(*game);
 
     let positions: Vec<G::Position> = reachable_layers(game).into_iter().flatten().collect();
     // Warm the table (every block decoded) and check both sources agree.

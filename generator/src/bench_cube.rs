@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use solvedb_lookup::games::cube::{LINES, has_line};
-use solvedb_lookup::{Cube, CubeBoard, CubeCell, Game, Oracle, Table, Tabled};
+use solvedb_lookup::{Cube, CubeBoard, CubeCell, Game, GameOracle, Table, Tabled};
 
 use crate::cli::build_table;
 
@@ -210,7 +210,7 @@ pub fn run(rounds: u32, positions: usize, depths: &[u32], out: &mut dyn Write) -
         "cold probe (open + first lookup, median of {rounds}): {:.1} us",
         percentile(&cold_times, 0.5).as_secs_f64() * 1e6
     )?;
-    let oracle = Oracle::with_table(Cube, Table::new(bytes.as_slice())?)?;
+    let oracle = GameOracle::with_table(Cube, Table::new(bytes.as_slice())?)?;
     // Warm: every block decoded once, as in a long-running engine.
     for &p in &sample {
         oracle.probe(p)?;
@@ -264,7 +264,7 @@ pub fn run(rounds: u32, positions: usize, depths: &[u32], out: &mut dyn Write) -
 /// Plays the baseline at `depth` on every position of `set` and prints how
 /// often its move is worse than the table's best, and its time per move.
 fn baseline(
-    oracle: &Oracle<Cube, &[u8]>,
+    oracle: &GameOracle<Cube, &[u8]>,
     set: &[CubeBoard],
     depth: u32,
     answer_time: Duration,

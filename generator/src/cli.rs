@@ -9,11 +9,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand};
-use serde_json::{Map, Value as Json, json};
 use solvedb_lookup::format::{
     FORMAT_VERSION, Header, encode_table, remove_stale_temporaries, write_atomically,
 };
-use solvedb_lookup::{Cube, GameId, Oracle, Table, TicTacToe, read_table};
+use solvedb_lookup::{Cube, GameId, Oracle, Source, Table, TicTacToe, read_table};
 
 use crate::bench;
 use crate::bench_cube;
@@ -264,7 +263,7 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             position,
             tables,
             json,
-        } => with_game!(game, g => probe(g, &position, &tables, json, out)),
+        } => probe(game, &position, &tables, json, out),
         Command::Bench {
             game,
             rounds,
@@ -547,79 +546,31 @@ fn info(file: &Path, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
-fn probe<G: CliGame>(
-    game: &G,
-    text: &str,
-    tables: &Path,
-    json: bool,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let position = game
-        .parse(text)
-        .with_context(|| format!("reading {} position {text:?}", game.id()))?;
-    if tables.exists() && !tables.is_dir() {
-        bail!("tables directory {} is not a directory", tables.display());
-    }
-    let path = tables.join(game.id().table_file_name());
-    let oracle = if path.exists() {
-        Oracle::with_table(*game, open(&path)?)
-            .with_context(|| format!("using {}", path.display()))?
-    } else {
-        Oracle::search_only(*game)
-    };
-    let answer = oracle
-        .answer(position)
-        .with_context(|| format!("probing {}", game.notation(position)))?;
-
+fn probe(game: GameId, text: &str, tables: &Path, json: bool, out: &mut dyn Write) -> Result<()> {
+    let oracle = Oracle::open_reading(tables)
+        .with_context(|| format!("opening tables directory {}", tables.display()))?;
+    let path = tables.join(game.table_file_name());
+    let report = oracle
+        .moves(game, text)
+        .with_context(|| format!("probing {game} position {text:?}"))?;
     if json {
-        let mut object = Map::new();
-        object.insert("game".into(), json!(game.id().to_string()));
-        object.insert("position".into(), json!(game.notation(position)));
-        object.extend(
-            game.position_json(position)
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), v)),
-        );
-        object.extend(
-            game.value_json(answer.value)
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), v)),
-        );
-        object.insert("source".into(), json!(answer.source.as_str()));
-        let moves: Vec<Json> = answer
-            .moves
-            .iter()
-            .map(|m| {
-                let mut entry = Map::new();
-                entry.insert("move".into(), json!(m.mv.to_string()));
-                entry.extend(
-                    game.value_json(m.value)
-                        .into_iter()
-                        .map(|(k, v)| (k.to_owned(), v)),
-                );
-                Json::Object(entry)
-            })
-            .collect();
-        object.insert("moves".into(), Json::Array(moves));
-        writeln!(out, "{}", Json::Object(object))?;
+        writeln!(out, "{}", report.to_json())?;
         return Ok(());
     }
-    writeln!(
-        out,
-        "position {} ({})",
-        game.notation(position),
-        game.position_summary(position)
-    )?;
-    let source = match answer.source {
-        solvedb_lookup::Source::Table => format!("table {}", path.display()),
-        solvedb_lookup::Source::Search => format!("live search, no table at {}", path.display()),
+    match report.to_move {
+        Some(side) => writeln!(out, "position {} ({side} to move)", report.position)?,
+        None => writeln!(out, "position {}", report.position)?,
+    }
+    let source = match report.source {
+        Source::Table => format!("table {}", path.display()),
+        Source::Search => format!("live search, no table at {}", path.display()),
     };
-    writeln!(out, "value    {} (from {source})", answer.value)?;
-    if answer.moves.is_empty() {
+    writeln!(out, "value    {} (from {source})", report.value)?;
+    if report.moves.is_empty() {
         writeln!(out, "the game is over")?;
     }
-    for m in &answer.moves {
-        writeln!(out, "  move {:>6}  {}", m.mv.to_string(), m.value)?;
+    for m in &report.moves {
+        writeln!(out, "  move {:>6}  {}", m.mv, m.value)?;
     }
     Ok(())
 }

@@ -12,7 +12,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use solvedb_lookup::format::reseal;
-use solvedb_lookup::{Cube, Game, GameId, Oracle, Table, Tabled, TicTacToe};
+use solvedb_lookup::{Cube, Game, GameId, GameOracle, Table, Tabled, TicTacToe};
 
 use crate::cli::build_table;
 
@@ -163,7 +163,7 @@ fn fuzz_game<G: Tabled + Copy>(
 ) {
     let started = Instant::now();
     let table = Table::new(table_bytes).expect("a good table to mutate");
-    let oracle = Oracle::with_table(game, table).expect("the game's own table");
+    let oracle = GameOracle::with_table(game, table).expect("the game's own table");
     let seeds: Vec<String> = seed_positions(&game, rng, 256)
         .into_iter()
         .map(|p| game.notation(p))
@@ -231,7 +231,7 @@ fn seed_positions<G: Game>(game: &G, rng: &mut Rng, count: usize) -> Vec<G::Posi
 /// its notation, and keep both properties under symmetry.
 fn check_notation<G: Tabled>(
     game: &G,
-    oracle: &Oracle<G, &[u8]>,
+    oracle: &GameOracle<G, &[u8]>,
     text: &str,
 ) -> Result<(), String> {
     let Ok(p) = game.parse(text) else {
@@ -263,7 +263,7 @@ fn check_table<G: Tabled + Copy>(game: &G, bytes: &[u8], slots: &[u64], seeds: &
     for &slot in slots {
         let _ = table.entry(slot);
     }
-    if let Ok(oracle) = Oracle::with_table(*game, table) {
+    if let Ok(oracle) = GameOracle::with_table(*game, table) {
         for text in seeds.iter().take(8) {
             if let Ok(p) = game.parse(text) {
                 let _ = oracle.answer(p);

@@ -1,9 +1,9 @@
 //! What the command line needs to know about each game beyond the `Game`
-//! abstraction: how its values and positions read in text and JSON.
+//! abstraction: how its table is solved and laid out, and how its build
+//! report reads.
 
-use serde_json::{Value as Json, json};
 use solvedb_lookup::format::sorted_entries;
-use solvedb_lookup::{Board, Cube, CubeBoard, Outcome, Tabled, TicTacToe};
+use solvedb_lookup::{Cube, Tabled, TicTacToe};
 
 use crate::cube::solve_cube;
 use crate::solve::{LayerCount, Solution, solve};
@@ -21,15 +21,6 @@ pub trait CliGame: Tabled + Copy {
     /// positions up to symmetry.
     const COLUMNS: [&'static str; 3] = ["ply", "reachable", "canonical"];
 
-    /// Fields describing a value in JSON (`result` and `plies`, or `value`).
-    fn value_json(&self, value: Self::Value) -> Vec<(&'static str, Json)>;
-
-    /// Fields describing a position beyond its notation (`to_move`).
-    fn position_json(&self, position: Self::Position) -> Vec<(&'static str, Json)>;
-
-    /// A short line about the position for people (`X to move`).
-    fn position_summary(&self, position: Self::Position) -> String;
-
     /// Solves the game for its table. The default enumerates the reachable
     /// positions layer by layer in memory ([`solve`]); games whose tables are
     /// too big for that (dense edge sets of dots-and-boxes) override it.
@@ -38,22 +29,7 @@ pub trait CliGame: Tabled + Copy {
     }
 }
 
-impl CliGame for TicTacToe {
-    fn value_json(&self, value: Outcome) -> Vec<(&'static str, Json)> {
-        vec![
-            ("result", json!(value.wdl.as_str())),
-            ("plies", json!(value.plies)),
-        ]
-    }
-
-    fn position_json(&self, board: Board) -> Vec<(&'static str, Json)> {
-        vec![("to_move", json!(self.to_move(board).to_string()))]
-    }
-
-    fn position_summary(&self, board: Board) -> String {
-        format!("{} to move", self.to_move(board))
-    }
-}
+impl CliGame for TicTacToe {}
 
 impl CliGame for Cube {
     /// 2048 sorted records of 8 bytes: a probe decodes 16 KiB.
@@ -63,18 +39,6 @@ impl CliGame for Cube {
         "the stored (quiet) positions, by stones on the board; all others resolve by forced play";
 
     const COLUMNS: [&'static str; 3] = ["stones", "quiet", "canonical"];
-
-    fn value_json(&self, value: Outcome) -> Vec<(&'static str, Json)> {
-        TicTacToe.value_json(value)
-    }
-
-    fn position_json(&self, board: CubeBoard) -> Vec<(&'static str, Json)> {
-        vec![("to_move", json!(self.to_move(board).to_string()))]
-    }
-
-    fn position_summary(&self, board: CubeBoard) -> String {
-        format!("{} to move", self.to_move(board))
-    }
 
     fn solve_table(&self) -> Solution {
         let solution = solve_cube();

@@ -93,7 +93,7 @@ fn a_build_killed_at_random_moments_leaves_no_partial_table() {
 /// sees one complete, valid version and answers correctly.
 #[test]
 fn probes_stay_correct_while_another_process_rebuilds_the_table() {
-    use solvedb_lookup::{Game, Oracle, TicTacToe, read_table};
+    use solvedb_lookup::{Game, GameOracle, TicTacToe, read_table};
 
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("tictactoe.sdb");
@@ -106,7 +106,7 @@ fn probes_stay_correct_while_another_process_rebuilds_the_table() {
             .unwrap()
     };
     assert!(build("19").success());
-    let truth = Oracle::<_, Vec<u8>>::search_only(TicTacToe);
+    let truth = GameOracle::<_, Vec<u8>>::search_only(TicTacToe);
     let probe_set: Vec<_> = ["X../.O./...", ".........", "XO./.X./..O", "XX./OO./..."]
         .iter()
         .map(|t| TicTacToe.parse(t).unwrap())
@@ -122,7 +122,7 @@ fn probes_stay_correct_while_another_process_rebuilds_the_table() {
         });
         let mut opens = 0;
         while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-            let oracle = Oracle::with_table(TicTacToe, read_table(&table).unwrap()).unwrap();
+            let oracle = GameOracle::with_table(TicTacToe, read_table(&table).unwrap()).unwrap();
             oracle.table().unwrap().verify().unwrap();
             for (&p, want) in probe_set.iter().zip(&expected) {
                 assert_eq!(&oracle.probe(p).unwrap(), want);

@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use solvedb_lookup::{Board, Cube, CubeBoard, Game, Oracle, Tabled, TicTacToe, read_table};
+use solvedb_lookup::{Board, Cube, CubeBoard, Game, GameOracle, Tabled, TicTacToe, read_table};
 
 fn reachable() -> Vec<Board> {
     let mut seen = HashSet::new();
@@ -35,8 +35,8 @@ fn reachable() -> Vec<Board> {
 fn probe(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tables/tictactoe.sdb");
     let table = read_table(&path).expect("tables/tictactoe.sdb: run `solvedb build tictactoe`");
-    let with_table = Oracle::with_table(TicTacToe, table).expect("a tic-tac-toe table");
-    let search_only = Oracle::<_, Vec<u8>>::search_only(TicTacToe);
+    let with_table = GameOracle::with_table(TicTacToe, table).expect("a tic-tac-toe table");
+    let search_only = GameOracle::<_, Vec<u8>>::search_only(TicTacToe);
     let positions = reachable();
     for &p in &positions {
         with_table.probe(p).expect("warm-up probe");

@@ -23,6 +23,18 @@ pub enum Error {
         /// What the operating system said.
         source: io::Error,
     },
+    /// The tables directory given is a file (or something else).
+    #[error("tables directory {path} is not a directory")]
+    NotADirectory {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// A game or board this build has no rules for.
+    #[error("{game} is not supported")]
+    Unsupported {
+        /// The game asked for.
+        game: GameId,
+    },
     /// A live search ran out of its node budget before it knew the answer.
     #[error("unknown within the budget of {budget} nodes")]
     BudgetExhausted {

@@ -6,9 +6,9 @@
 //! `solvedb-generator`) builds the tables.
 //!
 //! ```
-//! use solvedb_lookup::{Game, Oracle, TicTacToe, Wdl};
+//! use solvedb_lookup::{Game, GameOracle, TicTacToe, Wdl};
 //!
-//! let oracle = Oracle::<_, Vec<u8>>::search_only(TicTacToe);
+//! let oracle = GameOracle::<_, Vec<u8>>::search_only(TicTacToe);
 //! let value = oracle.probe(TicTacToe.parse("XX./OO./...")?)?;
 //! assert_eq!((value.wdl, value.plies), (Wdl::Win, 1));
 //! # Ok::<(), solvedb_lookup::Error>(())
@@ -44,6 +44,7 @@ mod error;
 pub mod format;
 mod game;
 pub mod games;
+mod library;
 mod mapping;
 mod oracle;
 mod search;
@@ -57,8 +58,9 @@ pub use game::{
 };
 pub use games::cube::{Cube, CubeBoard, CubeCell, Resolved};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
-pub use mapping::{map_table, read_table};
-pub use oracle::{Answer, MoveValue, Oracle, Source, table_score};
+pub use library::{AnyValue, MoveReport, Oracle, Report, ReportGame, Want};
+pub use mapping::{TableBytes, map_table, read_table};
+pub use oracle::{Answer, GameOracle, MoveValue, Source, table_score};
 pub use search::Search;
 pub use value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
 

@@ -8,6 +8,7 @@ use memmap2::Mmap;
 
 use crate::error::Error;
 use crate::format::Table;
+use crate::library::Oracle;
 
 /// Maps a table file into memory and checks its cheap parts (see
 /// [`Table::new`]). Only the blocks that probes touch are ever read from disk.
@@ -35,6 +36,87 @@ pub unsafe fn map_table(path: &Path) -> Result<Table<Mmap>, Error> {
     // SAFETY: the caller promises the file is not modified while mapped.
     let map = unsafe { Mmap::map(&file) }.map_err(io)?;
     Ok(Table::new(map)?)
+}
+
+/// The bytes of a table file: mapped, or read into memory.
+#[derive(Debug)]
+pub enum TableBytes {
+    /// A memory mapping (see [`map_table`] for its contract).
+    Mapped(Mmap),
+    /// The file's bytes, read at open.
+    Read(Vec<u8>),
+}
+
+impl AsRef<[u8]> for TableBytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            TableBytes::Mapped(map) => map,
+            TableBytes::Read(bytes) => bytes,
+        }
+    }
+}
+
+/// Opens table files the way an [`Oracle`](crate::Oracle) was asked to: by
+/// mapping them or by reading them. Whether mapping is sound is decided once,
+/// where the opener is made, so opening later is safe.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Opener {
+    map: bool,
+}
+
+impl Opener {
+    /// An opener that maps files.
+    ///
+    /// # Safety
+    ///
+    /// As [`map_table`], for every file the opener will open.
+    pub(crate) unsafe fn mapping() -> Opener {
+        Opener { map: true }
+    }
+
+    /// An opener that reads files into memory.
+    pub(crate) fn reading() -> Opener {
+        Opener { map: false }
+    }
+
+    /// Opens one table file.
+    ///
+    /// # Errors
+    ///
+    /// As [`map_table`].
+    pub(crate) fn open(self, path: &Path) -> Result<Table<TableBytes>, Error> {
+        let io = |source| Error::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let bytes = if self.map {
+            let file = File::open(path).map_err(io)?;
+            // SAFETY: `Opener::mapping`'s caller promised the files it opens
+            // are not modified while mapped.
+            TableBytes::Mapped(unsafe { Mmap::map(&file) }.map_err(io)?)
+        } else {
+            TableBytes::Read(std::fs::read(path).map_err(io)?)
+        };
+        Ok(Table::new(bytes)?)
+    }
+}
+
+impl Oracle {
+    /// An oracle over the tables in `dir`, mapping each file on first use.
+    ///
+    /// # Safety
+    ///
+    /// As [`map_table`]: the table files must not be modified or truncated
+    /// while the oracle lives. (solvedb replaces tables by renaming new files
+    /// over them, which is safe.)
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotADirectory`] if `dir` exists but is not a directory.
+    pub unsafe fn open(dir: &Path) -> Result<Oracle, Error> {
+        // SAFETY: our caller takes on `map_table`'s contract for the files.
+        Oracle::new(dir, unsafe { Opener::mapping() })
+    }
 }
 
 /// Reads a whole table file into memory and checks its cheap parts. Safe

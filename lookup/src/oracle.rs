@@ -65,9 +65,9 @@ pub struct Answer<G: Tabled> {
 /// are, so threads can share one.
 ///
 /// ```
-/// use solvedb_lookup::{Game, Oracle, Source, TicTacToe};
+/// use solvedb_lookup::{Game, GameOracle, Source, TicTacToe};
 ///
-/// let oracle = Oracle::<_, Vec<u8>>::search_only(TicTacToe);
+/// let oracle = GameOracle::<_, Vec<u8>>::search_only(TicTacToe);
 /// let position = TicTacToe.parse("X../.O./..X")?;
 /// let answer = oracle.answer(position)?;
 /// assert_eq!(answer.source, Source::Search);
@@ -78,13 +78,13 @@ pub struct Answer<G: Tabled> {
 /// # Ok::<(), solvedb_lookup::Error>(())
 /// ```
 #[derive(Debug)]
-pub struct Oracle<G, D> {
+pub struct GameOracle<G, D> {
     game: G,
     table: Option<Table<D>>,
     search_budget: Option<u64>,
 }
 
-impl<G: Tabled, D: AsRef<[u8]>> Oracle<G, D> {
+impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
     /// An oracle that answers from `table`.
     ///
     /// # Errors
@@ -92,7 +92,7 @@ impl<G: Tabled, D: AsRef<[u8]>> Oracle<G, D> {
     /// [`TableError::WrongGame`] and friends if the table is not for `game`.
     pub fn with_table(game: G, table: Table<D>) -> Result<Self, TableError> {
         table.header().check_game(&game)?;
-        Ok(Oracle {
+        Ok(GameOracle {
             game,
             table: Some(table),
             search_budget: None,
@@ -101,7 +101,7 @@ impl<G: Tabled, D: AsRef<[u8]>> Oracle<G, D> {
 
     /// An oracle without a table: every answer comes from live search.
     pub fn search_only(game: G) -> Self {
-        Oracle {
+        GameOracle {
             game,
             table: None,
             search_budget: None,
@@ -148,7 +148,7 @@ impl<G: Tabled, D: AsRef<[u8]>> Oracle<G, D> {
     ///
     /// # Errors
     ///
-    /// As [`probe`](Oracle::probe).
+    /// As [`probe`](GameOracle::probe).
     pub fn answer(&self, position: G::Position) -> Result<Answer<G>, Error> {
         let mut search = self.new_search();
         let score = self.score_with(position, &mut search)?;

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use solvedb_generator::cube::{check_exhaustive, check_stored};
-use solvedb_lookup::{Cube, CubeBoard, Game, Oracle, Score, Table, Tabled, WIN_SCORE, read_table};
+use solvedb_lookup::{
+    Cube, CubeBoard, Game, GameOracle, Score, Table, Tabled, WIN_SCORE, read_table,
+};
 
 fn table_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tables/cube.sdb")
@@ -182,7 +184,7 @@ fn every_symmetric_image_probes_equal() {
 #[ignore = "slow: ~110 s, 2.5 GiB"]
 fn the_empty_cube_and_its_first_moves_match_the_independent_search() {
     let table = table();
-    let oracle = Oracle::with_table(Cube, table).unwrap();
+    let oracle = GameOracle::with_table(Cube, table).unwrap();
     let mut independent = Independent::new();
     let start = Cube.start();
     let answer = oracle.answer(start).unwrap();

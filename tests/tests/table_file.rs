@@ -7,7 +7,7 @@ use solvedb_generator::manifest::read_manifest;
 use solvedb_generator::sweep::{SweepLimits, forge_other_game, sweep};
 use solvedb_lookup::format::{FORMAT_VERSION, Header, encode_table};
 use solvedb_lookup::{
-    Error, Game, GameId, IndexScheme, Oracle, Table, TableError, TicTacToe, ValueEncoding,
+    Error, Game, GameId, GameOracle, IndexScheme, Table, TableError, TicTacToe, ValueEncoding,
     read_table,
 };
 use solvedb_tests::committed_tables;
@@ -74,7 +74,7 @@ fn a_forged_header_is_refused_as_the_wrong_game() {
     let table = Table::new(forged).unwrap();
     table.verify().unwrap();
     assert!(matches!(
-        Oracle::with_table(TicTacToe, table),
+        GameOracle::with_table(TicTacToe, table),
         Err(TableError::WrongGame {
             found: GameId::Cube,
             ..
@@ -106,7 +106,7 @@ fn a_corrupt_block_is_caught_by_the_probe_that_reads_it() {
     let body = bytes.len() - 8;
     let sum = solvedb_tests::xxh3_64(&bytes[..body]);
     bytes[body..].copy_from_slice(&sum.to_le_bytes());
-    let oracle = Oracle::with_table(TicTacToe, Table::new(bytes).unwrap()).unwrap();
+    let oracle = GameOracle::with_table(TicTacToe, Table::new(bytes).unwrap()).unwrap();
     let errors: Vec<Error> = solvedb_tests::plain_tictactoe::reachable()
         .iter()
         .filter_map(|b| {
@@ -162,7 +162,7 @@ fn another_games_table_is_refused() {
         generator: "test".into(),
     };
     let table = Table::new(encode_table(&header, &[0; 4096], 3)).unwrap();
-    let err = Oracle::with_table(TicTacToe, table).unwrap_err();
+    let err = GameOracle::with_table(TicTacToe, table).unwrap_err();
     assert_eq!(
         err,
         TableError::WrongGame {

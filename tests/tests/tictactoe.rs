@@ -3,12 +3,12 @@
 
 use solvedb_generator::cli::build_table;
 use solvedb_generator::consistency::check_consistency;
-use solvedb_lookup::{Game, Oracle, Search, Table, TicTacToe};
+use solvedb_lookup::{Game, GameOracle, Search, Table, TicTacToe};
 use solvedb_tests::plain_tictactoe as plain;
 
-fn table_oracle() -> Oracle<TicTacToe, Vec<u8>> {
+fn table_oracle() -> GameOracle<TicTacToe, Vec<u8>> {
     let (_, bytes) = build_table(&TicTacToe, 19);
-    Oracle::with_table(TicTacToe, Table::new(bytes).unwrap()).unwrap()
+    GameOracle::with_table(TicTacToe, Table::new(bytes).unwrap()).unwrap()
 }
 
 #[test]
@@ -84,7 +84,7 @@ fn every_reachable_position_agrees_with_plain_minimax() {
 fn the_empty_board_is_a_draw_by_table_and_by_search() {
     let start = TicTacToe.start();
     let from_table = table_oracle().probe(start).unwrap();
-    let from_search = Oracle::<_, Vec<u8>>::search_only(TicTacToe)
+    let from_search = GameOracle::<_, Vec<u8>>::search_only(TicTacToe)
         .probe(start)
         .unwrap();
     assert_eq!(from_table, from_search);
@@ -105,7 +105,7 @@ fn live_search_agrees_with_the_table_everywhere() {
 
 #[test]
 fn a_search_budget_gives_unknown_rather_than_a_guess() {
-    let oracle = Oracle::<_, Vec<u8>>::search_only(TicTacToe).with_search_budget(50);
+    let oracle = GameOracle::<_, Vec<u8>>::search_only(TicTacToe).with_search_budget(50);
     let err = oracle.probe(TicTacToe.start()).unwrap_err();
     assert!(
         matches!(err, solvedb_lookup::Error::BudgetExhausted { budget: 50 }),

@@ -1,0 +1,128 @@
+//! The directory-level `Oracle`: one probe path for every game, lazy tables,
+//! search where no table is, and many threads at once.
+
+use solvedb_generator::fuzz::Rng;
+use solvedb_lookup::{
+    AnyValue, Cube, Error, Game, GameId, GameOracle, Oracle, Source, TicTacToe, Want, read_table,
+};
+use solvedb_tests::committed_tables;
+
+/// Positions of both games from random play, as (game, notation).
+fn sample(count: usize) -> Vec<(GameId, String)> {
+    let mut rng = Rng::new(5);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut p = TicTacToe.start();
+        while !TicTacToe.moves(p).is_empty() {
+            out.push((GameId::TicTacToe, TicTacToe.notation(p)));
+            let moves = TicTacToe.moves(p);
+            p = TicTacToe
+                .play(p, moves[rng.below(moves.len() as u64) as usize])
+                .0;
+        }
+        let mut c = Cube.start();
+        while !Cube.moves(c).is_empty() {
+            out.push((GameId::Cube, Cube.notation(c)));
+            let moves = Cube.moves(c);
+            c = Cube
+                .play(c, moves[rng.below(moves.len() as u64) as usize])
+                .0;
+        }
+    }
+    out
+}
+
+#[test]
+fn eight_threads_sharing_one_oracle_agree_with_one_thread() {
+    let positions = sample(400);
+    let alone = Oracle::open_reading(&committed_tables()).unwrap();
+    let expected: Vec<_> = positions
+        .iter()
+        .map(|(g, p)| alone.moves(*g, p).unwrap())
+        .collect();
+    let shared = Oracle::open_reading(&committed_tables()).unwrap();
+    std::thread::scope(|s| {
+        for t in 0..8 {
+            let (shared, positions, expected) = (&shared, &positions, &expected);
+            s.spawn(move || {
+                // Each thread starts at another place, so first opens race.
+                for i in (0..positions.len()).map(|i| (i + t * 37) % positions.len()) {
+                    let (game, text) = &positions[i];
+                    assert_eq!(shared.moves(*game, text).unwrap(), expected[i]);
+                }
+            });
+        }
+    });
+    assert!(expected.iter().all(|r| r.source == Source::Table));
+}
+
+#[test]
+fn the_oracle_answers_like_each_games_own_table() {
+    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let table = read_table(&committed_tables().join("cube.sdb")).unwrap();
+    let own = GameOracle::with_table(Cube, table).unwrap();
+    for (game, text) in sample(200).into_iter().filter(|(g, _)| *g == GameId::Cube) {
+        let AnyValue::Outcome(value) = oracle.probe(game, &text).unwrap().value else {
+            panic!("the cube has outcomes");
+        };
+        assert_eq!(value, own.probe(Cube.parse(&text).unwrap()).unwrap());
+        let best = oracle.best_move(game, &text).unwrap().unwrap();
+        assert_eq!(best.value, AnyValue::Outcome(value), "{text}");
+    }
+}
+
+#[test]
+fn without_tables_it_searches_says_so_and_respects_the_budget() {
+    let empty = tempfile::tempdir().unwrap();
+    let searching = Oracle::open_reading(empty.path()).unwrap();
+    let with_tables = Oracle::open_reading(&committed_tables()).unwrap();
+    for text in ["X../.O./...", "XO./.X./..O", "........."] {
+        let searched = searching
+            .answer(GameId::TicTacToe, text, Want::Moves)
+            .unwrap();
+        let looked_up = with_tables
+            .answer(GameId::TicTacToe, text, Want::Moves)
+            .unwrap();
+        assert_eq!(searched.source, Source::Search);
+        assert_eq!(looked_up.source, Source::Table);
+        assert_eq!(
+            (searched.value, searched.moves),
+            (looked_up.value, looked_up.moves)
+        );
+    }
+    let budgeted = Oracle::open_reading(empty.path())
+        .unwrap()
+        .with_search_budget(100);
+    assert!(matches!(
+        budgeted.probe(GameId::Cube, &".".repeat(27)),
+        Err(Error::BudgetExhausted { budget: 100 })
+    ));
+}
+
+#[test]
+fn bad_requests_are_typed_errors() {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    assert!(matches!(
+        Oracle::open_reading(file.path()),
+        Err(Error::NotADirectory { .. })
+    ));
+    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    assert!(matches!(
+        oracle.probe(GameId::Cube, "XX"),
+        Err(Error::Position(_))
+    ));
+    assert!(matches!(
+        oracle.probe(GameId::TicTacToe, "XXX/OOO/..."),
+        Err(Error::Position(_))
+    ));
+    // A damaged table is an error, not a silent fallback to search.
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(committed_tables().join("tictactoe.sdb")).unwrap();
+    bytes[20] ^= 1; // inside the header: its checksum no longer matches
+    std::fs::write(dir.path().join("tictactoe.sdb"), bytes).unwrap();
+    let damaged = Oracle::open_reading(dir.path()).unwrap();
+    assert!(matches!(
+        damaged.probe(GameId::TicTacToe, "........."),
+        Err(Error::Table(solvedb_lookup::TableError::Checksum { .. }))
+    ));
+}
