@@ -22,6 +22,7 @@ use crate::fuzz::{Budget, fuzz};
 use crate::games::CliGame;
 use crate::manifest::{self, ManifestEntry};
 use crate::progress::Progress;
+use crate::serve::serve;
 use crate::sweep::{SweepLimits, forge_other_game, sweep};
 
 /// The program and version written into every table header.
@@ -107,6 +108,25 @@ enum Command {
         /// Seed of the run (a run is replayed by its seed and length).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Answer JSON-lines requests on standard input, one answer per line on
+    /// standard output, until the input ends.
+    ///
+    /// Request: {"game":"cube","position":"...","want":"moves"} (want: value,
+    /// moves or best; an "id" is echoed). Answer: the shape of `probe --json`.
+    /// A malformed or illegal request gets {"error":"...","kind":"..."} and
+    /// the server goes on.
+    Serve {
+        /// Serve on standard input and output (the only transport).
+        #[arg(long, required = true)]
+        stdio: bool,
+        /// Directory holding the tables.
+        #[arg(long, default_value = "tables")]
+        tables: PathBuf,
+        /// Node budget of each live search; past it the answer is an error
+        /// of kind "budget" (unknown within the budget).
+        #[arg(long)]
+        budget: Option<u64>,
     },
     /// Print a table file's header.
     Info {
@@ -252,6 +272,20 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             verify(&file, stones, out)
         }
         Command::Info { file } => info(&file, out),
+        Command::Serve {
+            stdio: _,
+            tables,
+            budget,
+        } => {
+            let oracle = Oracle::open_reading(&tables)
+                .with_context(|| format!("opening tables directory {}", tables.display()))?;
+            let oracle = match budget {
+                Some(nodes) => oracle.with_search_budget(nodes),
+                None => oracle,
+            };
+            serve(&oracle, std::io::stdin().lock(), out)?;
+            Ok(())
+        }
         Command::Sweep {
             file,
             blocks,

@@ -13,5 +13,6 @@ pub mod fuzz;
 pub mod games;
 pub mod manifest;
 pub mod progress;
+pub mod serve;
 pub mod solve;
 pub mod sweep;

@@ -132,3 +132,71 @@ fn probes_stay_correct_while_another_process_rebuilds_the_table() {
         assert!(opens > 0);
     });
 }
+
+/// A client drives `solvedb serve --stdio` one line at a time: each answer
+/// arrives before the next request is sent, equals the library's report, and
+/// bad requests get error objects without stopping the server.
+#[test]
+fn serve_answers_each_line_and_survives_bad_requests() {
+    use std::io::{BufRead, BufReader, Write};
+
+    use solvedb_lookup::{GameId, Oracle};
+
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../tables");
+    let mut child = solvedb()
+        .args(["serve", "--stdio", "--tables", tables])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |line: &str| -> serde_json::Value {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        let mut answer = String::new();
+        stdout.read_line(&mut answer).unwrap();
+        serde_json::from_str(&answer).unwrap()
+    };
+    let oracle = Oracle::open_reading(tables.as_ref()).unwrap();
+    let cube_position = format!("X{}O{}", ".".repeat(12), ".".repeat(13));
+    let cases = [
+        (GameId::TicTacToe, "X../.O./..."),
+        (GameId::Cube, cube_position.as_str()),
+        (GameId::TicTacToe, "XX./OO./..."),
+    ];
+    for (game, position) in cases {
+        let got = ask(&format!(
+            r#"{{"game":"{game}","position":"{position}","want":"moves","id":"q"}}"#
+        ));
+        let mut expected = oracle.moves(game, position).unwrap().to_json();
+        expected["id"] = "q".into();
+        assert_eq!(got, expected);
+    }
+    let bad = [
+        ("this is not json", "request"),
+        (r#"{"game":"chess","position":"x"}"#, "request"),
+        (r#"{"game":"tictactoe"}"#, "request"),
+        (
+            r#"{"game":"tictactoe","position":"XXX/OOO/..."}"#,
+            "position",
+        ),
+        (r#"{"game":"cube","position":"X"}"#, "position"),
+        (
+            r#"{"game":"tictactoe","position":".........","want":"everything"}"#,
+            "request",
+        ),
+    ];
+    for (line, kind) in bad {
+        let got = ask(line);
+        assert_eq!(got["kind"], kind, "{line}: {got}");
+        assert!(got["error"].as_str().is_some_and(|e| !e.is_empty()));
+    }
+    let value_only = ask(r#"{"game":"tictactoe","position":".........","want":"value"}"#);
+    assert_eq!(value_only["result"], "draw");
+    assert!(value_only.get("moves").is_none());
+    let best = ask(r#"{"game":"tictactoe","position":"XX./OO./...","want":"best"}"#);
+    assert_eq!(best["best_move"]["move"], "2");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
