@@ -35,6 +35,15 @@ pub enum Error {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PositionError {
+    /// A board size that is not supported, or a position written for
+    /// another board.
+    #[error("bad board {input:?}: {reason}")]
+    Board {
+        /// The board as given.
+        input: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The notation has the wrong number of cells.
     #[error("{game} positions have {expected} cells, found {found}")]
     Length {

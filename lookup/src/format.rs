@@ -33,7 +33,10 @@
 //! `cols: u8`), `index` (`u32` variant of [`IndexScheme`]), `values` (`u32`
 //! variant of [`ValueEncoding`]), `entries: u64`, `stored: u64` (entries that
 //! hold a position), `block_entries: u32`, `generator` (a `u64` byte length
-//! and UTF-8 bytes). A test pins these bytes, so the format never silently
+//! and UTF-8 bytes). Index schemes: 0 = `Base3Canonical`, 1 =
+//! `EdgeMaskCanonical`; value encodings: 0 = `OutcomePlies`, 1 = `Margin`
+//! (see [`IndexScheme`] and [`ValueEncoding`] for what their slots and bytes
+//! mean). A test pins these bytes, so the format never silently
 //! depends on a crate's defaults.
 //!
 //! # Checks
@@ -557,6 +560,15 @@ mod tests {
         expected.extend(4u64.to_le_bytes());
         expected.extend(b"test");
         assert_eq!(bytes, expected);
+    }
+
+    #[test]
+    fn dots_variants_are_pinned() {
+        let mut header = sample_header(0, 7);
+        header.index = IndexScheme::EdgeMaskCanonical;
+        header.values = ValueEncoding::Margin;
+        let bytes = header_options().serialize(&header).unwrap();
+        assert_eq!(&bytes[6..14], &[1, 0, 0, 0, 1, 0, 0, 0]);
     }
 
     #[test]

@@ -173,6 +173,11 @@ pub enum IndexScheme {
     /// One slot per board of a base-3 number (cell `i` is digit `i`: 0 empty,
     /// 1 X, 2 O); only canonical reachable positions are filled.
     Base3Canonical,
+    /// One slot per set of drawn edges of a dots-and-boxes board: the slot is
+    /// the edge mask itself (bit `i` for edge `i`, numbered as in
+    /// [`crate::games::dots`]), `2^edges` slots; only canonical masks (the
+    /// least of their symmetric images) are filled.
+    EdgeMaskCanonical,
 }
 
 /// How one entry byte encodes a value. Stored in table headers.
@@ -181,6 +186,9 @@ pub enum ValueEncoding {
     /// `0` = no position stored; otherwise `wdl << 5 | plies`, with `wdl`
     /// 1 = loss, 2 = draw, 3 = win for the side to move and `plies < 32`.
     OutcomePlies,
+    /// `0` = no position stored; otherwise `128 + margin`, the net number of
+    /// unclaimed boxes the side to move wins (`-127 ..= 127`, so never 0).
+    Margin,
 }
 
 /// A game whose solved positions fit a table of one byte per slot.

@@ -19,6 +19,8 @@
 //! Values are always from the side to move. The tic-tac-toe family reports
 //! win, draw or loss and the plies to the end of the game under perfect play
 //! (the winner wins as fast as it can, the loser loses as slowly as it can).
+//! Dots-and-boxes reports the [`Margin`]: the net number of the still
+//! unclaimed boxes the side to move wins.
 //!
 //! # Memory usage
 //!
@@ -45,8 +47,9 @@ mod value;
 pub use error::{Error, PositionError, TableError};
 pub use format::{Header, Table};
 pub use game::{Game, GameId, IndexScheme, Tabled, UnknownGame, ValueEncoding};
+pub use games::dots::{Dots, EdgeSymmetries, Edges, Line};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use mapping::{map_table, read_table};
 pub use oracle::{Answer, MoveValue, Oracle, Source, table_score};
 pub use search::Search;
-pub use value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
+pub use value::{Margin, Outcome, Score, Transition, WIN_SCORE, Wdl};

@@ -162,7 +162,7 @@ impl<G: Tabled, D: AsRef<[u8]>> Oracle<G, D> {
                 score: move_score,
             });
         }
-        moves.sort_by(|a, b| b.score.cmp(&a.score));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         Ok(Answer {
             position,
             value: self.game.value(position, score),
