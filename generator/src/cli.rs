@@ -4,26 +4,22 @@ use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand};
 use serde_json::{Map, Value as Json, json};
 use solvedb_lookup::format::{FORMAT_VERSION, Header, encode_table, write_atomically};
-use solvedb_lookup::{GameId, Oracle, Table, TicTacToe, read_table};
+use solvedb_lookup::{Dots, Game, GameId, Limits, Oracle, Search, Table, TicTacToe, read_table};
 
 use crate::bench;
 use crate::consistency::check_consistency;
-use crate::games::CliGame;
+use crate::games::{CliGame, dots_boards};
 use crate::manifest::{self, ManifestEntry};
 use crate::progress::Progress;
 
 /// The program and version written into every table header.
 pub const GENERATOR: &str = concat!("solvedb ", env!("CARGO_PKG_VERSION"));
-
-/// Entries per table block: small enough that a probe decodes little, large
-/// enough for zstd to find the repetition.
-const BLOCK_ENTRIES: u32 = 4096;
 
 /// Tables are built once and read often, so they get zstd's strongest
 /// regular level.
@@ -37,7 +33,10 @@ const DEFAULT_LEVEL: i32 = 19;
     long_about = "Perfect-play tables for small games: build, check and probe them.\n\n\
         Values are always from the side to move. Tic-tac-toe values are win, draw or loss \
         with the plies to the end of the game under perfect play.\n\n\
-        Example:\n  solvedb build tictactoe\n  solvedb probe tictactoe 'X../.O./...'"
+        Dots-and-boxes values are the net number of the still unclaimed boxes the player to \
+        move wins.\n\n\
+        Example:\n  solvedb build all\n  solvedb probe tictactoe 'X../.O./...'\n  \
+        solvedb probe dots:2x2 '2x2:h0,0 v1,2' --json"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -52,8 +51,9 @@ enum Command {
     /// stored entries, the file's size and the time taken, and records the
     /// table in the output directory's MANIFEST.
     Build {
-        /// The game: `tictactoe`.
-        game: GameId,
+        /// The game: `tictactoe`, `dots:MxN` (M rows by N columns of boxes),
+        /// or `all`: tic-tac-toe and every dots board with at most 24 edges.
+        game: Target,
         /// Directory to write the table into (created if missing).
         #[arg(long, default_value = "tables")]
         out: PathBuf,
@@ -77,10 +77,12 @@ enum Command {
     /// Uses the game's table in the tables directory; without one, an exact
     /// live search answers, and the output says which.
     Probe {
-        /// The game: `tictactoe`.
+        /// The game: `tictactoe` or `dots:MxN`.
         game: GameId,
         /// The position. Tic-tac-toe: nine cells `X`, `O` or `.` row by row,
-        /// `/` between rows allowed, e.g. `X../.O./...`.
+        /// `/` between rows allowed, e.g. `X../.O./...`. Dots: `MxN:` and one
+        /// `0`/`1` per edge (horizontal edges row by row from the top, then
+        /// vertical ones), or `MxN:` and moves like `h0,1 v2,0`.
         position: String,
         /// Directory holding the tables.
         #[arg(long, default_value = "tables")]
@@ -88,18 +90,88 @@ enum Command {
         /// Answer in JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Measure probe latency against live search, and build time.
     ///
     /// Every figure is a median over rounds measured side by side in this run.
     Bench {
-        /// The game: `tictactoe`.
+        /// The game: `tictactoe` or `dots:MxN` (generation against the plain
+        /// baseline, probe latency, and the endgame solver).
         #[arg(default_value = "tictactoe")]
         game: GameId,
         /// Rounds per measurement (the median is reported).
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
         rounds: u32,
+        /// Dots only: also time the exact solver on this many 4x4 and as
+        /// many 5x5 positions with 15-25 undrawn edges.
+        #[arg(long, default_value_t = 0)]
+        endgame: usize,
     },
+    /// The exact value of a position by live search alone (no table), with
+    /// the positions searched and the time taken.
+    Search {
+        /// The game: `tictactoe` or `dots:MxN`.
+        game: GameId,
+        /// The position, as for `probe`.
+        position: String,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+}
+
+/// Limits on a live search: past them the answer is "unknown within the
+/// budget", never a guess.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct LimitArgs {
+    /// Give up after searching this many positions.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Give up after this many seconds.
+    #[arg(long)]
+    seconds: Option<f64>,
+}
+
+impl LimitArgs {
+    fn limits(self) -> Limits {
+        Limits {
+            nodes: self.nodes,
+            time: self.seconds.map(Duration::from_secs_f64),
+        }
+    }
+}
+
+/// What `solvedb build` builds: one game, or the default set.
+#[derive(Clone, Debug)]
+enum Target {
+    /// One game and board.
+    One(GameId),
+    /// Tic-tac-toe and every dots-and-boxes board with at most
+    /// [`ALL_DOTS_MAX_EDGES`] edges.
+    All,
+}
+
+impl std::str::FromStr for Target {
+    type Err = solvedb_lookup::UnknownGame;
+
+    fn from_str(s: &str) -> Result<Target, Self::Err> {
+        match s {
+            "all" => Ok(Target::All),
+            _ => s.parse().map(Target::One),
+        }
+    }
+}
+
+/// `solvedb build all` covers dots boards up to this many edges (3x3, 2^24
+/// positions, and everything smaller, rectangles both ways).
+pub const ALL_DOTS_MAX_EDGES: u32 = 24;
+
+/// The games `solvedb build all` builds, in order.
+pub fn default_set() -> Vec<GameId> {
+    let mut games = vec![GameId::TicTacToe];
+    games.extend(dots_boards(ALL_DOTS_MAX_EDGES).iter().map(|b| b.id()));
+    games
 }
 
 /// Runs the game-generic body `$body` with `$game` bound to the game `$id`
@@ -111,8 +183,15 @@ macro_rules! with_game {
                 let $game = &TicTacToe;
                 $body
             }
+            GameId::Dots { rows, cols } => match Dots::new(rows, cols) {
+                Ok(board) => {
+                    let $game = &board;
+                    $body
+                }
+                Err(e) => Err(anyhow!(e)),
+            },
             other => Err(anyhow!(
-                "{other} is not supported yet (supported: tictactoe)"
+                "{other} is not supported yet (supported: tictactoe, dots:MxN)"
             )),
         }
     };
@@ -150,7 +229,14 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             out: dir,
             level,
         } => {
-            with_game!(game, g => build(g, &dir, level, out))
+            let games = match game {
+                Target::One(game) => vec![game],
+                Target::All => default_set(),
+            };
+            for game in games {
+                with_game!(game, g => build(g, &dir, level, out))?;
+            }
+            Ok(())
         }
         Command::Verify { file } => verify(&file, out),
         Command::Info { file } => info(&file, out),
@@ -159,10 +245,23 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             position,
             tables,
             json,
-        } => with_game!(game, g => probe(g, &position, &tables, json, out)),
-        Command::Bench { game, rounds } => {
-            with_game!(game, g => bench::run(g, rounds, out))
-        }
+            limits,
+        } => with_game!(game, g => probe(g, &position, &tables, json, limits.limits(), out)),
+        Command::Bench {
+            game,
+            rounds,
+            endgame,
+        } => match game {
+            GameId::Dots { rows, cols } => {
+                bench::run_dots(Dots::new(rows, cols)?, rounds, endgame, out)
+            }
+            _ => with_game!(game, g => bench::run(g, rounds, out)),
+        },
+        Command::Search {
+            game,
+            position,
+            limits,
+        } => with_game!(game, g => search(g, &position, limits.limits(), out)),
     }
 }
 
@@ -176,7 +275,7 @@ pub fn build_table<G: CliGame>(game: &G, level: i32) -> (crate::solve::Solution,
         values: G::VALUES,
         entries: game.slots(),
         stored: solution.stored,
-        block_entries: BLOCK_ENTRIES,
+        block_entries: game.block_entries(),
         generator: GENERATOR.to_owned(),
     };
     let bytes = encode_table(&header, &solution.entries, level);
@@ -289,11 +388,42 @@ fn info(file: &Path, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
+fn search<G: CliGame>(game: &G, text: &str, limits: Limits, out: &mut dyn Write) -> Result<()> {
+    let position = game
+        .parse(text)
+        .with_context(|| format!("reading {} position {text:?}", game.id()))?;
+    let mut search = Search::with_limits(game, limits);
+    let started = Instant::now();
+    let score = search.score(position);
+    let elapsed = started.elapsed();
+    let nodes = search.nodes();
+    let score = score.with_context(|| {
+        format!(
+            "searching {} ({nodes} positions in {:.1} s)",
+            game.notation(position),
+            elapsed.as_secs_f64()
+        )
+    })?;
+    writeln!(out, "position {}", game.notation(position))?;
+    writeln!(
+        out,
+        "value    {} (exact, live search)",
+        game.value(position, score)
+    )?;
+    writeln!(
+        out,
+        "searched {nodes} positions in {:.3} s",
+        elapsed.as_secs_f64()
+    )?;
+    Ok(())
+}
+
 fn probe<G: CliGame>(
     game: &G,
     text: &str,
     tables: &Path,
     json: bool,
+    limits: Limits,
     out: &mut dyn Write,
 ) -> Result<()> {
     let position = game
@@ -307,7 +437,7 @@ fn probe<G: CliGame>(
         Oracle::with_table(*game, open(&path)?)
             .with_context(|| format!("using {}", path.display()))?
     } else {
-        Oracle::search_only(*game)
+        Oracle::search_only(*game).with_search_limits(limits)
     };
     let answer = oracle
         .answer(position)
@@ -315,7 +445,7 @@ fn probe<G: CliGame>(
 
     if json {
         let mut object = Map::new();
-        object.insert("game".into(), json!(game.id().to_string()));
+        object.extend(game.game_json().into_iter().map(|(k, v)| (k.to_owned(), v)));
         object.insert("position".into(), json!(game.notation(position)));
         object.extend(
             game.position_json(position)

@@ -10,4 +10,5 @@ pub mod consistency;
 pub mod games;
 pub mod manifest;
 pub mod progress;
+pub mod retrograde;
 pub mod solve;

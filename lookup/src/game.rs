@@ -8,6 +8,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{PositionError, TableError};
+use crate::search::{ExactSolver, Limits};
 use crate::value::{Score, Transition};
 
 /// Which game and board a table or an answer is about. Stored in table
@@ -123,6 +124,14 @@ pub trait Game: fmt::Debug + Send + Sync {
 
     /// Converts a score of the side to move at `position` to a value.
     fn value(&self, position: Self::Position, score: Score) -> Self::Value;
+
+    /// A solver of this game's own, used by [`Search`](crate::Search)
+    /// instead of the generic alpha-beta; `None` (the default) keeps the
+    /// generic one.
+    fn exact_solver(&self, limits: Limits) -> Option<Box<dyn ExactSolver<Self::Position>>> {
+        let _ = limits;
+        None
+    }
 
     /// Number of symmetries of the board, the identity included.
     fn symmetry_count(&self) -> usize;

@@ -51,5 +51,5 @@ pub use games::dots::{Dots, EdgeSymmetries, Edges, Line};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use mapping::{map_table, read_table};
 pub use oracle::{Answer, MoveValue, Oracle, Source, table_score};
-pub use search::Search;
+pub use search::{ExactSolver, Limits, Search};
 pub use value::{Margin, Outcome, Score, Transition, WIN_SCORE, Wdl};

@@ -42,10 +42,15 @@
 //! # Ok::<(), solvedb_lookup::PositionError>(())
 //! ```
 
+mod endgame;
+
 use std::fmt;
+
+pub use endgame::{EndgameSolver, Rules};
 
 use crate::error::{PositionError, TableError};
 use crate::game::{Game, GameId, IndexScheme, Tabled, ValueEncoding};
+use crate::search::{ExactSolver, Limits};
 use crate::value::{Margin, Score, Transition};
 
 /// The most edges a board may have: positions are `u64` masks, and a table's
@@ -347,6 +352,7 @@ impl Dots {
         if edges != self.edges() {
             return Err(PositionError::Length {
                 game: "dots-and-boxes",
+                unit: "edges",
                 expected: self.edges() as usize,
                 found: edges as usize,
             });
@@ -541,6 +547,11 @@ impl Game for Dots {
 
     fn symmetry_count(&self) -> usize {
         if self.square() { 8 } else { 4 }
+    }
+
+    /// The [`EndgameSolver`], with chain and loop theory.
+    fn exact_solver(&self, limits: Limits) -> Option<Box<dyn ExactSolver<Edges>>> {
+        Some(Box::new(EndgameSolver::new(*self, limits)))
     }
 
     fn symmetric(&self, position: Edges, index: usize) -> Edges {

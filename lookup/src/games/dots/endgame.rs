@@ -1,0 +1,652 @@
+//! The exact dots-and-boxes solver for boards without a table: alpha-beta on
+//! the box margin with a transposition table keyed by canonical position,
+//! move ordering, and the theory of chains and loops.
+//!
+//! # Pruning rules, and what each relies on
+//!
+//! Each rule can be switched off ([`Rules`]); the tests compare every rule,
+//! alone and together, with the unpruned search and the retrograde tables on
+//! every position of small boards.
+//!
+//! - **Free captures** ([`Rules::free_captures`]): if an edge completes a box
+//!   and does not give a third side to any other box (the box across it has
+//!   at most one side drawn, or none exists, or it is completed too), taking
+//!   it is optimal, so it is played without branching. Taking such a box
+//!   changes nothing else on the board and keeps the move; Berlekamp, *The
+//!   Dots and Boxes Game* (2000), ch. 1-2, and Barker & Korf, "Solving
+//!   Dots-And-Boxes" (AAAI 2012), §"Capturing boxes".
+//! - **Loony moves** ([`Rules::loony_moves`]): when a box can be captured,
+//!   only captures and double-dealing moves are searched: declining a
+//!   capturable box is only ever right as the last act of a turn that hands
+//!   over the last two boxes of a chain (or four of a loop) — Berlekamp ch. 2
+//!   ("all-but-two" / "all-but-four"), and Buzzard & Ciere, "Playing simple
+//!   loony dots and boxes endgames optimally" (Integers 14, 2014), §2: in a
+//!   loony position the only moves worth considering are taking everything or
+//!   taking all but two (four in a loop) and double-dealing. The
+//!   double-dealing move for a capturable box `A` whose capture edge leads
+//!   into a box `B` with two sides is `B`'s other free edge.
+//! - **Simple loony endgames** ([`Rules::component_values`]): a position in
+//!   which every unclaimed box has exactly two sides drawn is a union of
+//!   chains and loops; if every chain has at least three boxes and every
+//!   loop at least four, its value follows from the component recursion of
+//!   Berlekamp ch. 3 and Buzzard & Ciere §3 without search: the player to
+//!   move opens a component, and the opponent either takes it all and moves
+//!   next, or takes all but 2 (chain) / 4 (loop) and hands those over.
+//! - **Symmetry** ([`Rules::symmetry`]): positions are stored under their
+//!   canonical image (4 or 8 symmetries).
+//!
+//! Move ordering: captures, then moves that give no box a third side, then
+//! the rest by how many boxes they expose.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use super::{Dots, Edges};
+use crate::error::Error;
+use crate::games::dots::EdgeSymmetries;
+use crate::search::{ExactSolver, Limits};
+use crate::value::Score;
+
+const NO_BOX: u8 = u8::MAX;
+
+/// Which pruning rules the [`EndgameSolver`] uses (see the
+/// [module documentation](self) for what each relies on). All are on by
+/// default; tests switch them off one by one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Play captures that expose nothing without branching.
+    pub free_captures: bool,
+    /// With a capturable box, search only captures and double-deals.
+    pub loony_moves: bool,
+    /// Value simple loony endgames by the component recursion.
+    pub component_values: bool,
+    /// Key the transposition table by canonical position.
+    pub symmetry: bool,
+}
+
+impl Rules {
+    /// Every rule on.
+    pub const ALL: Rules = Rules {
+        free_captures: true,
+        loony_moves: true,
+        component_values: true,
+        symmetry: true,
+    };
+    /// Every rule off: plain alpha-beta with a transposition table.
+    pub const NONE: Rules = Rules {
+        free_captures: false,
+        loony_moves: false,
+        component_values: false,
+        symmetry: false,
+    };
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::ALL
+    }
+}
+
+#[derive(Copy, Clone, Debug, Default)]
+struct Entry {
+    /// The key with bit 63 set (no edge uses it), 0 for an empty slot.
+    key: u64,
+    lower: i8,
+    upper: i8,
+}
+
+/// An exact solver for one dots-and-boxes board. Keeps its transposition
+/// table between calls, so asking about a position and then its children
+/// shares work.
+///
+/// ```
+/// use solvedb_lookup::games::dots::EndgameSolver;
+/// use solvedb_lookup::{Dots, Game, Limits};
+///
+/// let board = Dots::new(2, 2)?;
+/// let mut solver = EndgameSolver::new(board, Limits::default());
+/// assert_eq!(solver.solve(board.start())?, 2);
+/// # Ok::<(), solvedb_lookup::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct EndgameSolver {
+    board: Dots,
+    rules: Rules,
+    limits: Limits,
+    full: u64,
+    box_masks: Vec<u64>,
+    edge_boxes: Vec<[u8; 2]>,
+    symmetries: EdgeSymmetries,
+    table: Vec<Entry>,
+    table_bits: u32,
+    nodes: u64,
+    deadline: Option<Instant>,
+    loony_memo: HashMap<Vec<(bool, u8)>, i32>,
+}
+
+/// The default transposition table: 2^22 entries of 16 bytes (64 MiB).
+const DEFAULT_TABLE_BITS: u32 = 22;
+
+impl EndgameSolver {
+    /// A solver with every rule and the default table size.
+    pub fn new(board: Dots, limits: Limits) -> EndgameSolver {
+        EndgameSolver::with_rules(board, limits, Rules::ALL, DEFAULT_TABLE_BITS)
+    }
+
+    /// A solver with chosen rules and a table of `2^table_bits` entries (16
+    /// bytes each).
+    pub fn with_rules(board: Dots, limits: Limits, rules: Rules, table_bits: u32) -> EndgameSolver {
+        let mut box_masks = Vec::new();
+        for r in 0..board.rows() {
+            for c in 0..board.cols() {
+                box_masks.push(board.box_mask(r, c));
+            }
+        }
+        let edge_boxes = (0..board.edges())
+            .map(|e| {
+                let mut boxes = [NO_BOX; 2];
+                for (slot, (r, c)) in boxes.iter_mut().zip(board.boxes_of(e)) {
+                    *slot = (r * board.cols() + c) as u8;
+                }
+                boxes
+            })
+            .collect();
+        EndgameSolver {
+            board,
+            rules,
+            limits,
+            full: board.full(),
+            box_masks,
+            edge_boxes,
+            symmetries: board.symmetries(),
+            // Allocated by the first search: an oracle that answers from a
+            // table never needs it.
+            table: Vec::new(),
+            table_bits,
+            nodes: 0,
+            deadline: None,
+            loony_memo: HashMap::new(),
+        }
+    }
+
+    /// Positions visited so far (captures played without branching count
+    /// with the position they start from).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The exact margin of `position` for the player to move.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] when the limits
+    /// run out first: the answer is unknown within the budget.
+    pub fn solve(&mut self, position: Edges) -> Result<Score, Error> {
+        if self.table.is_empty() {
+            self.table = vec![Entry::default(); 1 << self.table_bits];
+        }
+        self.deadline = self.limits.time.map(|t| Instant::now() + t);
+        let remaining = self.board.remaining_boxes(position.0) as i32;
+        // MTD-style bisection with null windows: each probe is cheap, and
+        // the table keeps the bounds the earlier probes proved.
+        let (mut lower, mut upper) = (-remaining, remaining);
+        while lower < upper {
+            // Values have the parity of `remaining`; test between two of them.
+            let mut mid = (lower + upper).div_euclid(2);
+            if (mid - remaining).rem_euclid(2) != 0 {
+                mid -= 1;
+            }
+            let mid = mid.max(lower);
+            let v = self.search(position.0, mid, mid + 1)?;
+            if v > mid {
+                lower = v;
+            } else {
+                upper = v;
+            }
+        }
+        Ok(lower)
+    }
+
+    fn check_limits(&self) -> Result<(), Error> {
+        if let Some(budget) = self.limits.nodes.filter(|&b| self.nodes > b) {
+            return Err(Error::BudgetExhausted { budget });
+        }
+        if self.nodes & 0xfff == 0 {
+            if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time) {
+                if Instant::now() > deadline {
+                    return Err(Error::TimeExhausted {
+                        millis: time.as_millis() as u64,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn sides(&self, mask: u64, b: u8) -> u32 {
+        (mask & self.box_masks[b as usize]).count_ones()
+    }
+
+    /// Boxes edge `e` completes when drawn into `mask`.
+    fn gain(&self, mask: u64, e: u32) -> i32 {
+        self.edge_boxes[e as usize]
+            .iter()
+            .filter(|&&b| b != NO_BOX && self.sides(mask, b) == 3)
+            .count() as i32
+    }
+
+    /// An edge that completes a box and gives no other box a third side.
+    fn free_capture(&self, mask: u64) -> Option<u32> {
+        let mut free = self.full & !mask;
+        while free != 0 {
+            let e = free.trailing_zeros();
+            free &= free - 1;
+            let [a, b] = self.edge_boxes[e as usize];
+            let sa = if a == NO_BOX { 0 } else { self.sides(mask, a) };
+            let sb = if b == NO_BOX { 0 } else { self.sides(mask, b) };
+            let (hi, lo) = (sa.max(sb), sa.min(sb));
+            if hi == 3 && lo != 2 {
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    fn key(&self, mask: u64) -> u64 {
+        let canonical = if self.rules.symmetry {
+            self.symmetries.canonical(mask)
+        } else {
+            mask
+        };
+        canonical | 1 << 63
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.table_bits)) as usize & !1
+    }
+
+    fn probe(&self, key: u64) -> Option<(i32, i32)> {
+        let at = self.slot(key);
+        self.table[at..at + 2]
+            .iter()
+            .find(|e| e.key == key)
+            .map(|e| (i32::from(e.lower), i32::from(e.upper)))
+    }
+
+    fn store(&mut self, key: u64, lower: i32, upper: i32) {
+        let at = self.slot(key);
+        let pair = &mut self.table[at..at + 2];
+        let edges = |k: u64| (k & !(1 << 63)).count_ones();
+        let victim = if let Some(i) = pair.iter().position(|e| e.key == key) {
+            let old = pair[i];
+            pair[i] = Entry {
+                key,
+                lower: lower.max(i32::from(old.lower)) as i8,
+                upper: upper.min(i32::from(old.upper)) as i8,
+            };
+            return;
+        } else if pair[0].key == 0 {
+            0
+        } else if pair[1].key == 0 {
+            1
+        } else if edges(pair[0].key) >= edges(pair[1].key) {
+            // Keep the position with fewer edges: its subtree is bigger.
+            0
+        } else {
+            1
+        };
+        pair[victim] = Entry {
+            key,
+            lower: lower as i8,
+            upper: upper as i8,
+        };
+    }
+
+    /// Fail-soft alpha-beta: the margin of `mask` for the player to move if
+    /// it lies inside `(alpha, beta)`, else a bound on the far side.
+    fn search(&mut self, mask: u64, alpha: i32, beta: i32) -> Result<i32, Error> {
+        self.nodes += 1;
+        self.check_limits()?;
+        let mut mask = mask;
+        let mut gain = 0;
+        if self.rules.free_captures {
+            while let Some(e) = self.free_capture(mask) {
+                gain += self.gain(mask, e);
+                mask |= 1 << e;
+            }
+        }
+        Ok(gain + self.search_after_captures(mask, alpha - gain, beta - gain)?)
+    }
+
+    fn search_after_captures(&mut self, mask: u64, alpha: i32, beta: i32) -> Result<i32, Error> {
+        if mask == self.full {
+            return Ok(0);
+        }
+        let remaining = self.board.remaining_boxes(mask) as i32;
+        if remaining <= alpha {
+            return Ok(remaining);
+        }
+        if -remaining >= beta {
+            return Ok(-remaining);
+        }
+        if self.rules.component_values {
+            if let Some(v) = self.simple_loony_value(mask) {
+                return Ok(v);
+            }
+        }
+        let key = self.key(mask);
+        if let Some((lower, upper)) = self.probe(key) {
+            if lower >= beta || lower == upper {
+                return Ok(lower);
+            }
+            if upper <= alpha {
+                return Ok(upper);
+            }
+        }
+
+        let moves = self.ordered_moves(mask);
+        let mut best = i32::MIN;
+        let mut low = alpha;
+        for e in moves {
+            let g = self.gain(mask, e);
+            let child = mask | 1 << e;
+            let v = if g > 0 {
+                g + self.search(child, low - g, beta - g)?
+            } else {
+                -self.search(child, -beta, -low)?
+            };
+            best = best.max(v);
+            low = low.max(v);
+            if low >= beta {
+                break;
+            }
+        }
+        let (lower, upper) = if best <= alpha {
+            (-remaining, best)
+        } else if best >= beta {
+            (best, remaining)
+        } else {
+            (best, best)
+        };
+        self.store(key, lower, upper);
+        Ok(best)
+    }
+
+    /// The moves worth searching, best first.
+    fn ordered_moves(&self, mask: u64) -> Vec<u32> {
+        let free = self.full & !mask;
+        let mut captures = Vec::new();
+        let mut double_deals = Vec::new();
+        let mut rest: Vec<(u32, u32)> = Vec::new();
+        let mut bits = free;
+        while bits != 0 {
+            let e = bits.trailing_zeros();
+            bits &= bits - 1;
+            let mut exposes = 0;
+            let mut completes = false;
+            for b in self.edge_boxes[e as usize] {
+                if b == NO_BOX {
+                    continue;
+                }
+                match self.sides(mask, b) {
+                    3 => completes = true,
+                    2 => exposes += 1,
+                    _ => {}
+                }
+            }
+            if completes {
+                captures.push(e);
+            } else {
+                rest.push((exposes, e));
+            }
+        }
+        if !captures.is_empty() && self.rules.loony_moves {
+            // The double-deal for each capturable box A: the other free edge
+            // of the two-sided box B its capture edge leads into.
+            for &e in &captures {
+                for b in self.edge_boxes[e as usize] {
+                    if b == NO_BOX || self.sides(mask, b) != 2 {
+                        continue;
+                    }
+                    let other = free & self.box_masks[b as usize] & !(1 << e);
+                    if other.count_ones() == 1 {
+                        let f = other.trailing_zeros();
+                        if !captures.contains(&f) && !double_deals.contains(&f) {
+                            double_deals.push(f);
+                        }
+                    }
+                }
+            }
+            captures.extend(double_deals);
+            return captures;
+        }
+        rest.sort_by_key(|&(exposes, e)| (exposes, e));
+        captures.extend(rest.into_iter().map(|(_, e)| e));
+        captures
+    }
+
+    /// The value of a simple loony endgame (every unclaimed box has two
+    /// sides, chains of 3+ and loops of 4+), or `None` for other positions.
+    fn simple_loony_value(&mut self, mask: u64) -> Option<i32> {
+        let boxes = self.box_masks.len();
+        let mut open = 0u64; // unclaimed boxes, as a bit set
+        for b in 0..boxes {
+            match self.sides(mask, b as u8) {
+                2 => open |= 1 << b,
+                4 => {}
+                _ => return None,
+            }
+        }
+        let free = self.full & !mask;
+        // The boxes across each free edge of box b (NO_BOX for the border).
+        let neighbours = |b: usize| -> [u8; 2] {
+            let mut out = [NO_BOX; 2];
+            let mut edges = free & self.box_masks[b];
+            let mut i = 0;
+            while edges != 0 {
+                let e = edges.trailing_zeros();
+                edges &= edges - 1;
+                let [x, y] = self.edge_boxes[e as usize];
+                out[i] = if x as usize == b { y } else { x };
+                i += 1;
+            }
+            out
+        };
+        let mut components = Vec::new();
+        let mut unseen = open;
+        // Chains first: start at a box with a free edge on the border.
+        for pass in 0..2 {
+            let mut candidates = unseen;
+            while candidates != 0 {
+                let start = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                if unseen & 1 << start == 0 {
+                    continue;
+                }
+                if pass == 0 && !neighbours(start).contains(&NO_BOX) {
+                    continue;
+                }
+                let mut length = 0u8;
+                let (mut previous, mut current) = (NO_BOX, start as u8);
+                loop {
+                    unseen &= !(1 << current);
+                    length += 1;
+                    let next = neighbours(current as usize)
+                        .into_iter()
+                        .find(|&n| n != previous && n != NO_BOX && unseen & 1 << n != 0);
+                    match next {
+                        Some(n) => (previous, current) = (current, n),
+                        None => break,
+                    }
+                }
+                let is_loop = pass == 1;
+                if length < if is_loop { 4 } else { 3 } {
+                    return None;
+                }
+                components.push((is_loop, length));
+            }
+        }
+        components.sort_unstable();
+        Some(self.components_value(components))
+    }
+
+    /// Berlekamp's recursion for simple loony endgames: the player to move
+    /// opens the component that is best for them; the opponent takes it all
+    /// and moves next, or takes all but 2 (4 in a loop) and hands them over.
+    fn components_value(&mut self, components: Vec<(bool, u8)>) -> i32 {
+        if components.is_empty() {
+            return 0;
+        }
+        if let Some(&v) = self.loony_memo.get(&components) {
+            return v;
+        }
+        let mut best = i32::MIN;
+        for i in 0..components.len() {
+            if i > 0 && components[i] == components[i - 1] {
+                continue;
+            }
+            let (is_loop, length) = components[i];
+            let mut rest = components.clone();
+            rest.remove(i);
+            let after = self.components_value(rest);
+            let n = i32::from(length);
+            let handed_back = if is_loop { 8 } else { 4 };
+            let opponent = (n + after).max(n - handed_back - after);
+            best = best.max(-opponent);
+        }
+        self.loony_memo.insert(components, best);
+        best
+    }
+}
+
+impl ExactSolver<Edges> for EndgameSolver {
+    fn score(&mut self, position: Edges) -> Result<Score, Error> {
+        self.solve(position)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Game;
+
+    /// Every position's margin by the plain recursion, full board down.
+    fn plain_values(board: Dots) -> Vec<i8> {
+        let full = board.full();
+        let mut values = vec![0i8; full as usize + 1];
+        for mask in (0..full).rev() {
+            let mut best = i32::MIN;
+            for e in 0..board.edges() {
+                if mask & 1 << e == 0 {
+                    let (child, gain) = board.draw(mask, e);
+                    let child = i32::from(values[child as usize]);
+                    let gain = gain as i32;
+                    best = best.max(if gain > 0 { gain + child } else { -child });
+                }
+            }
+            values[mask as usize] = best as i8;
+        }
+        values
+    }
+
+    fn configurations() -> Vec<(&'static str, Rules)> {
+        let only = |f: fn(&mut Rules)| {
+            let mut r = Rules::NONE;
+            f(&mut r);
+            r
+        };
+        vec![
+            ("none", Rules::NONE),
+            ("free captures", only(|r| r.free_captures = true)),
+            ("loony moves", only(|r| r.loony_moves = true)),
+            ("component values", only(|r| r.component_values = true)),
+            ("symmetry", only(|r| r.symmetry = true)),
+            ("all", Rules::ALL),
+        ]
+    }
+
+    #[test]
+    fn every_rule_agrees_with_plain_search_on_every_small_position() {
+        for (rows, cols) in [(1, 1), (1, 3), (2, 2), (3, 1), (2, 3), (3, 2)] {
+            let board = Dots::new(rows, cols).unwrap();
+            let truth = plain_values(board);
+            for (name, rules) in configurations() {
+                let mut solver = EndgameSolver::with_rules(board, Limits::default(), rules, 16);
+                for (mask, &expected) in truth.iter().enumerate() {
+                    let got = solver.solve(Edges(mask as u64)).unwrap();
+                    assert_eq!(
+                        got,
+                        i32::from(expected),
+                        "{rows}x{cols} {name}: {}",
+                        board.notation(Edges(mask as u64))
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_rule_agrees_with_plain_search_on_sampled_3x3_positions() {
+        let board = Dots::new(3, 3).unwrap();
+        let truth = plain_values(board);
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let samples: Vec<u64> = (0..300)
+            .map(|i| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                // Sparse and dense boards alike: AND or OR two draws.
+                let other = state.rotate_left(29);
+                let mask = if i % 2 == 0 {
+                    state & other
+                } else {
+                    state | other
+                };
+                mask & board.full()
+            })
+            .collect();
+        for (name, rules) in configurations() {
+            let mut solver = EndgameSolver::with_rules(board, Limits::default(), rules, 18);
+            for &mask in &samples {
+                let got = solver.solve(Edges(mask)).unwrap();
+                assert_eq!(got, i32::from(truth[mask as usize]), "{name}: {mask:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn simple_loony_endgames_are_valued_without_search() {
+        // 1x3: a chain of three boxes open at both ends (top and bottom
+        // drawn): the mover must open it and loses all three.
+        let board = Dots::new(1, 3).unwrap();
+        let p = board.parse("1x3:h0,0 h0,1 h0,2 h1,0 h1,1 h1,2").unwrap();
+        let mut solver = EndgameSolver::new(board, Limits::default());
+        assert_eq!(solver.simple_loony_value(p.0), Some(-3));
+        // 2x2 with the outer ring drawn: the four boxes form a loop.
+        let board = Dots::new(2, 2).unwrap();
+        let ring = board
+            .parse("2x2:h0,0 h0,1 h2,0 h2,1 v0,0 v1,0 v0,2 v1,2")
+            .unwrap();
+        let mut solver = EndgameSolver::new(board, Limits::default());
+        assert_eq!(solver.simple_loony_value(ring.0), Some(-4));
+        assert_eq!(solver.solve(ring).unwrap(), -4);
+    }
+
+    #[test]
+    fn budgets_answer_unknown_instead_of_guessing() {
+        let board = Dots::new(3, 3).unwrap();
+        let limits = Limits {
+            nodes: Some(100),
+            time: None,
+        };
+        let mut solver = EndgameSolver::new(board, limits);
+        assert!(matches!(
+            solver.solve(board.start()),
+            Err(Error::BudgetExhausted { budget: 100 })
+        ));
+    }
+}
