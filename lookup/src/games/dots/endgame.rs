@@ -49,6 +49,12 @@ use crate::value::Score;
 
 const NO_BOX: u8 = u8::MAX;
 
+/// More boxes than any board of at most 63 edges has (5x5 has 25).
+const MAX_BOXES: usize = 32;
+
+/// Drawn sides of each box, in box order (`r * cols + c`).
+type Sides = [u8; MAX_BOXES];
+
 /// Which pruning rules the [`EndgameSolver`] uses (see the
 /// [module documentation](self) for what each relies on). All are on by
 /// default; tests switch them off one by one.
@@ -227,31 +233,6 @@ impl EndgameSolver {
         (mask & self.box_masks[b as usize]).count_ones()
     }
 
-    /// Boxes edge `e` completes when drawn into `mask`.
-    fn gain(&self, mask: u64, e: u32) -> i32 {
-        self.edge_boxes[e as usize]
-            .iter()
-            .filter(|&&b| b != NO_BOX && self.sides(mask, b) == 3)
-            .count() as i32
-    }
-
-    /// An edge that completes a box and gives no other box a third side.
-    fn free_capture(&self, mask: u64) -> Option<u32> {
-        let mut free = self.full & !mask;
-        while free != 0 {
-            let e = free.trailing_zeros();
-            free &= free - 1;
-            let [a, b] = self.edge_boxes[e as usize];
-            let sa = if a == NO_BOX { 0 } else { self.sides(mask, a) };
-            let sb = if b == NO_BOX { 0 } else { self.sides(mask, b) };
-            let (hi, lo) = (sa.max(sb), sa.min(sb));
-            if hi == 3 && lo != 2 {
-                return Some(e);
-            }
-        }
-        None
-    }
-
     fn key(&self, mask: u64) -> u64 {
         let canonical = if self.rules.symmetry {
             self.symmetries.canonical(mask)
@@ -302,34 +283,76 @@ impl EndgameSolver {
         };
     }
 
+    /// Drawn sides of every box.
+    fn sides_of(&self, mask: u64) -> Sides {
+        let mut sides = [0u8; MAX_BOXES];
+        for (side, &b) in sides.iter_mut().zip(&self.box_masks) {
+            *side = (mask & b).count_ones() as u8;
+        }
+        sides
+    }
+
+    /// Boxes edge `e` completes, given the boxes' sides.
+    fn gain_with(&self, sides: &Sides, e: u32) -> i32 {
+        self.edge_boxes[e as usize]
+            .iter()
+            .filter(|&&b| b != NO_BOX && sides[b as usize] == 3)
+            .count() as i32
+    }
+
     /// Fail-soft alpha-beta: the margin of `mask` for the player to move if
     /// it lies inside `(alpha, beta)`, else a bound on the far side.
     fn search(&mut self, mask: u64, alpha: i32, beta: i32) -> Result<i32, Error> {
         self.nodes += 1;
         self.check_limits()?;
         let mut mask = mask;
+        let mut sides = self.sides_of(mask);
         let mut gain = 0;
         if self.rules.free_captures {
-            while let Some(e) = self.free_capture(mask) {
-                gain += self.gain(mask, e);
-                mask |= 1 << e;
+            'capture: loop {
+                for b in 0..self.box_masks.len() {
+                    if sides[b] != 3 {
+                        continue;
+                    }
+                    let e = (self.box_masks[b] & !mask).trailing_zeros();
+                    let [x, y] = self.edge_boxes[e as usize];
+                    let other = if x as usize == b { y } else { x };
+                    if other == NO_BOX || sides[other as usize] != 2 {
+                        for a in [x, y] {
+                            if a != NO_BOX {
+                                sides[a as usize] += 1;
+                                gain += i32::from(sides[a as usize] == 4);
+                            }
+                        }
+                        mask |= 1 << e;
+                        continue 'capture;
+                    }
+                }
+                break;
             }
         }
-        Ok(gain + self.search_after_captures(mask, alpha - gain, beta - gain)?)
+        Ok(gain + self.search_after_captures(mask, &sides, alpha - gain, beta - gain)?)
     }
 
-    fn search_after_captures(&mut self, mask: u64, alpha: i32, beta: i32) -> Result<i32, Error> {
+    fn search_after_captures(
+        &mut self,
+        mask: u64,
+        sides: &Sides,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Error> {
         if mask == self.full {
             return Ok(0);
         }
-        let remaining = self.board.remaining_boxes(mask) as i32;
+        let boxes = &sides[..self.box_masks.len()];
+        let remaining = boxes.iter().filter(|&&s| s != 4).count() as i32;
         if remaining <= alpha {
             return Ok(remaining);
         }
         if -remaining >= beta {
             return Ok(-remaining);
         }
-        if self.rules.component_values {
+        if self.rules.component_values && boxes.iter().all(|&s| s == 2 || s == 4) {
             if let Some(v) = self.simple_loony_value(mask) {
                 return Ok(v);
             }
@@ -344,11 +367,11 @@ impl EndgameSolver {
             }
         }
 
-        let moves = self.ordered_moves(mask);
+        let (moves, count) = self.ordered_moves(mask, sides);
         let mut best = i32::MIN;
         let mut low = alpha;
-        for e in moves {
-            let g = self.gain(mask, e);
+        for &e in &moves[..count] {
+            let g = self.gain_with(sides, e);
             let child = mask | 1 << e;
             let v = if g > 0 {
                 g + self.search(child, low - g, beta - g)?
@@ -372,12 +395,14 @@ impl EndgameSolver {
         Ok(best)
     }
 
-    /// The moves worth searching, best first.
-    fn ordered_moves(&self, mask: u64) -> Vec<u32> {
+    /// The moves worth searching, best first, in a buffer with their count.
+    fn ordered_moves(&self, mask: u64, sides: &Sides) -> ([u32; 64], usize) {
         let free = self.full & !mask;
-        let mut captures = Vec::new();
-        let mut double_deals = Vec::new();
-        let mut rest: Vec<(u32, u32)> = Vec::new();
+        let mut moves = [0u32; 64];
+        let mut count = 0;
+        // Exposure of each non-capturing edge: boxes it gives a third side.
+        let mut by_exposure = [0u64; 3];
+        let mut captures = 0u64;
         let mut bits = free;
         while bits != 0 {
             let e = bits.trailing_zeros();
@@ -388,41 +413,47 @@ impl EndgameSolver {
                 if b == NO_BOX {
                     continue;
                 }
-                match self.sides(mask, b) {
+                match sides[b as usize] {
                     3 => completes = true,
                     2 => exposes += 1,
                     _ => {}
                 }
             }
             if completes {
-                captures.push(e);
+                captures |= 1 << e;
             } else {
-                rest.push((exposes, e));
+                by_exposure[exposes] |= 1 << e;
             }
         }
-        if !captures.is_empty() && self.rules.loony_moves {
+        let mut push = |mut set: u64| {
+            while set != 0 {
+                moves[count] = set.trailing_zeros();
+                count += 1;
+                set &= set - 1;
+            }
+        };
+        push(captures);
+        if captures != 0 && self.rules.loony_moves {
             // The double-deal for each capturable box A: the other free edge
             // of the two-sided box B its capture edge leads into.
-            for &e in &captures {
+            let mut double_deals = 0u64;
+            let mut rest = captures;
+            while rest != 0 {
+                let e = rest.trailing_zeros();
+                rest &= rest - 1;
                 for b in self.edge_boxes[e as usize] {
-                    if b == NO_BOX || self.sides(mask, b) != 2 {
-                        continue;
-                    }
-                    let other = free & self.box_masks[b as usize] & !(1 << e);
-                    if other.count_ones() == 1 {
-                        let f = other.trailing_zeros();
-                        if !captures.contains(&f) && !double_deals.contains(&f) {
-                            double_deals.push(f);
-                        }
+                    if b != NO_BOX && sides[b as usize] == 2 {
+                        double_deals |= free & self.box_masks[b as usize] & !(1 << e);
                     }
                 }
             }
-            captures.extend(double_deals);
-            return captures;
+            push(double_deals & !captures);
+            return (moves, count);
         }
-        rest.sort_by_key(|&(exposes, e)| (exposes, e));
-        captures.extend(rest.into_iter().map(|(_, e)| e));
-        captures
+        for set in by_exposure {
+            push(set);
+        }
+        (moves, count)
     }
 
     /// The value of a simple loony endgame (every unclaimed box has two
