@@ -464,7 +464,12 @@ pub fn encode_table(header: &Header, entries: &[u8], level: i32) -> Vec<u8> {
     let blocks: Vec<(u8, Vec<u8>)> = entries
         .par_chunks(header.block_entries as usize)
         .map(|chunk| match zstd::bulk::compress(chunk, level) {
-            Ok(packed) if packed.len() < chunk.len() => (ZSTD, packed),
+            // The buffer has room for the worst case, a whole block: give
+            // it back, or a big table keeps one block's worth per block.
+            Ok(mut packed) if packed.len() < chunk.len() => {
+                packed.shrink_to_fit();
+                (ZSTD, packed)
+            }
             _ => (RAW, chunk.to_vec()),
         })
         .collect();

@@ -43,6 +43,7 @@ use std::time::Instant;
 
 use super::{Dots, Edges};
 use crate::error::Error;
+use crate::game::Game;
 use crate::games::dots::EdgeSymmetries;
 use crate::search::{ExactSolver, Limits};
 use crate::value::Score;
@@ -99,7 +100,12 @@ struct Entry {
     key: u64,
     lower: i8,
     upper: i8,
+    /// The best move found, as an edge of the canonical image, or
+    /// [`NO_MOVE`].
+    best: u8,
 }
+
+const NO_MOVE: u8 = u8::MAX;
 
 /// An exact solver for one dots-and-boxes board. Keeps its transposition
 /// table between calls, so asking about a position and then its children
@@ -123,6 +129,10 @@ pub struct EndgameSolver {
     box_masks: Vec<u64>,
     edge_boxes: Vec<[u8; 2]>,
     symmetries: EdgeSymmetries,
+    /// `edge_maps[s][e]`: where symmetry `s` takes edge `e`.
+    edge_maps: Vec<[u8; 64]>,
+    /// `inverse_maps[s][e]`: the edge symmetry `s` takes to `e`.
+    inverse_maps: Vec<[u8; 64]>,
     table: Vec<Entry>,
     table_bits: u32,
     nodes: u64,
@@ -157,6 +167,15 @@ impl EndgameSolver {
                 boxes
             })
             .collect();
+        let mut edge_maps = vec![[NO_MOVE; 64]; board.symmetry_count()];
+        let mut inverse_maps = edge_maps.clone();
+        for (s, (forward, inverse)) in edge_maps.iter_mut().zip(&mut inverse_maps).enumerate() {
+            for e in 0..board.edges() {
+                let image = board.map_edge(s, e);
+                forward[e as usize] = image as u8;
+                inverse[image as usize] = e as u8;
+            }
+        }
         EndgameSolver {
             board,
             rules,
@@ -165,6 +184,8 @@ impl EndgameSolver {
             box_masks,
             edge_boxes,
             symmetries: board.symmetries(),
+            edge_maps,
+            inverse_maps,
             // Allocated by the first search: an oracle that answers from a
             // table never needs it.
             table: Vec::new(),
@@ -233,28 +254,34 @@ impl EndgameSolver {
         (mask & self.box_masks[b as usize]).count_ones()
     }
 
-    fn key(&self, mask: u64) -> u64 {
-        let canonical = if self.rules.symmetry {
-            self.symmetries.canonical(mask)
-        } else {
-            mask
-        };
-        canonical | 1 << 63
+    /// The table key of a position (its canonical image, with bit 63
+    /// set) and a symmetry that takes the position there.
+    fn key(&self, mask: u64) -> (u64, usize) {
+        let mut best = (mask, 0);
+        if self.rules.symmetry {
+            for s in 1..self.symmetries.count() {
+                let image = self.symmetries.image(s, mask);
+                if image < best.0 {
+                    best = (image, s);
+                }
+            }
+        }
+        (best.0 | 1 << 63, best.1)
     }
 
     fn slot(&self, key: u64) -> usize {
         (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.table_bits)) as usize & !1
     }
 
-    fn probe(&self, key: u64) -> Option<(i32, i32)> {
+    fn probe(&self, key: u64) -> Option<Entry> {
         let at = self.slot(key);
         self.table[at..at + 2]
             .iter()
             .find(|e| e.key == key)
-            .map(|e| (i32::from(e.lower), i32::from(e.upper)))
+            .copied()
     }
 
-    fn store(&mut self, key: u64, lower: i32, upper: i32) {
+    fn store(&mut self, key: u64, lower: i32, upper: i32, best: u8) {
         let at = self.slot(key);
         let pair = &mut self.table[at..at + 2];
         let edges = |k: u64| (k & !(1 << 63)).count_ones();
@@ -264,6 +291,7 @@ impl EndgameSolver {
                 key,
                 lower: lower.max(i32::from(old.lower)) as i8,
                 upper: upper.min(i32::from(old.upper)) as i8,
+                best,
             };
             return;
         } else if pair[0].key == 0 {
@@ -280,6 +308,7 @@ impl EndgameSolver {
             key,
             lower: lower as i8,
             upper: upper as i8,
+            best,
         };
     }
 
@@ -357,18 +386,28 @@ impl EndgameSolver {
                 return Ok(v);
             }
         }
-        let key = self.key(mask);
-        if let Some((lower, upper)) = self.probe(key) {
+        let (key, symmetry) = self.key(mask);
+        let mut hint = NO_MOVE;
+        if let Some(entry) = self.probe(key) {
+            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
             if lower >= beta || lower == upper {
                 return Ok(lower);
             }
             if upper <= alpha {
                 return Ok(upper);
             }
+            if entry.best != NO_MOVE {
+                hint = self.inverse_maps[symmetry][entry.best as usize];
+            }
         }
 
-        let (moves, count) = self.ordered_moves(mask, sides);
+        let (mut moves, count) = self.ordered_moves(mask, sides);
+        // The best move of an earlier search of this position goes first.
+        if let Some(i) = moves[..count].iter().position(|&m| m == u32::from(hint)) {
+            moves[..=i].rotate_right(1);
+        }
         let mut best = i32::MIN;
+        let mut best_move = NO_MOVE;
         let mut low = alpha;
         for &e in &moves[..count] {
             let g = self.gain_with(sides, e);
@@ -378,7 +417,10 @@ impl EndgameSolver {
             } else {
                 -self.search(child, -beta, -low)?
             };
-            best = best.max(v);
+            if v > best {
+                best = v;
+                best_move = self.edge_maps[symmetry][e as usize];
+            }
             low = low.max(v);
             if low >= beta {
                 break;
@@ -391,7 +433,7 @@ impl EndgameSolver {
         } else {
             (best, best)
         };
-        self.store(key, lower, upper);
+        self.store(key, lower, upper, best_move);
         Ok(best)
     }
 
@@ -563,7 +605,6 @@ impl ExactSolver<Edges> for EndgameSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Game;
 
     /// Every position's margin by the plain recursion, full board down.
     fn plain_values(board: Dots) -> Vec<i8> {
