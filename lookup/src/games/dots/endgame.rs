@@ -69,6 +69,13 @@ pub struct Rules {
     pub component_values: bool,
     /// Key the transposition table by canonical position.
     pub symmetry: bool,
+    /// Treat the border edges of one box as one: only which box an edge
+    /// belongs to matters, so the two outer edges of a corner box are
+    /// interchangeable (the corner symmetry of Barker & Korf 2012, obvious in
+    /// Berlekamp's strings-and-coins view, where both are strings from the
+    /// same coin to the ground). Only the first undrawn one is searched, and
+    /// the table key counts them instead of naming them.
+    pub border_edges: bool,
 }
 
 impl Rules {
@@ -78,6 +85,7 @@ impl Rules {
         loony_moves: true,
         component_values: true,
         symmetry: true,
+        border_edges: true,
     };
     /// Every rule off: plain alpha-beta with a transposition table.
     pub const NONE: Rules = Rules {
@@ -85,6 +93,7 @@ impl Rules {
         loony_moves: false,
         component_values: false,
         symmetry: false,
+        border_edges: false,
     };
 }
 
@@ -133,6 +142,12 @@ pub struct EndgameSolver {
     edge_maps: Vec<[u8; 64]>,
     /// `inverse_maps[s][e]`: the edge symmetry `s` takes to `e`.
     inverse_maps: Vec<[u8; 64]>,
+    /// Edges from the centre of the board outwards: the order moves of one
+    /// kind are tried in (Barker & Korf 2012 found centre-first ordering
+    /// best).
+    centre_first: Vec<u32>,
+    /// For each box with two or more border edges, those edges, in order.
+    border_groups: Vec<Vec<u32>>,
     table: Vec<Entry>,
     table_bits: u32,
     nodes: u64,
@@ -140,13 +155,18 @@ pub struct EndgameSolver {
     loony_memo: HashMap<Vec<(bool, u8)>, i32>,
 }
 
-/// The default transposition table: 2^22 entries of 16 bytes (64 MiB).
-const DEFAULT_TABLE_BITS: u32 = 22;
+/// The transposition table of [`EndgameSolver::new`]: `2^(edges - 4)`
+/// entries of 16 bytes, at least 2^12 and at most 2^24 (256 MiB, for 4x4
+/// and larger): a solver is cheap to make for small boards, big enough for
+/// big ones.
+fn default_table_bits(board: Dots) -> u32 {
+    board.edges().saturating_sub(4).clamp(12, 24)
+}
 
 impl EndgameSolver {
     /// A solver with every rule and the default table size.
     pub fn new(board: Dots, limits: Limits) -> EndgameSolver {
-        EndgameSolver::with_rules(board, limits, Rules::ALL, DEFAULT_TABLE_BITS)
+        EndgameSolver::with_rules(board, limits, Rules::ALL, default_table_bits(board))
     }
 
     /// A solver with chosen rules and a table of `2^table_bits` entries (16
@@ -159,13 +179,7 @@ impl EndgameSolver {
             }
         }
         let edge_boxes = (0..board.edges())
-            .map(|e| {
-                let mut boxes = [NO_BOX; 2];
-                for (slot, (r, c)) in boxes.iter_mut().zip(board.boxes_of(e)) {
-                    *slot = (r * board.cols() + c) as u8;
-                }
-                boxes
-            })
+            .map(|e| edge_boxes_of(board, e))
             .collect();
         let mut edge_maps = vec![[NO_MOVE; 64]; board.symmetry_count()];
         let mut inverse_maps = edge_maps.clone();
@@ -176,9 +190,32 @@ impl EndgameSolver {
                 inverse[image as usize] = e as u8;
             }
         }
+        let mut centre_first: Vec<u32> = (0..board.edges()).collect();
+        // Twice the distance of an edge's midpoint from the centre, squared.
+        let distance = |e: u32| {
+            let line = board.line(e);
+            let (r, c) = (i64::from(line.row) * 2, i64::from(line.col) * 2);
+            let (y, x) = if line.horizontal {
+                (r, c + 1)
+            } else {
+                (r + 1, c)
+            };
+            let (dy, dx) = (y - i64::from(board.rows()), x - i64::from(board.cols()));
+            dy * dy + dx * dx
+        };
+        centre_first.sort_by_key(|&e| (distance(e), e));
+        let mut border_groups = vec![Vec::new(); board.boxes() as usize];
+        for e in 0..board.edges() {
+            if let [b, NO_BOX] = edge_boxes_of(board, e) {
+                border_groups[b as usize].push(e);
+            }
+        }
+        border_groups.retain(|group| group.len() >= 2);
         EndgameSolver {
             board,
             rules,
+            centre_first,
+            border_groups,
             limits,
             full: board.full(),
             box_masks,
@@ -254,9 +291,31 @@ impl EndgameSolver {
         (mask & self.box_masks[b as usize]).count_ones()
     }
 
+    /// The same position with each box's drawn border edges moved to the
+    /// first of its border edges: an equal value ([`Rules::border_edges`]).
+    fn normalise_borders(&self, mask: u64) -> u64 {
+        let mut mask = mask;
+        for group in &self.border_groups {
+            let drawn = group.iter().filter(|&&e| mask & 1 << e != 0).count();
+            for (i, &e) in group.iter().enumerate() {
+                if i < drawn {
+                    mask |= 1 << e;
+                } else {
+                    mask &= !(1 << e);
+                }
+            }
+        }
+        mask
+    }
+
     /// The table key of a position (its canonical image, with bit 63
     /// set) and a symmetry that takes the position there.
     fn key(&self, mask: u64) -> (u64, usize) {
+        let mask = if self.rules.border_edges {
+            self.normalise_borders(mask)
+        } else {
+            mask
+        };
         let mut best = (mask, 0);
         if self.rules.symmetry {
             for s in 1..self.symmetries.count() {
@@ -440,12 +499,22 @@ impl EndgameSolver {
     /// The moves worth searching, best first, in a buffer with their count.
     fn ordered_moves(&self, mask: u64, sides: &Sides) -> ([u32; 64], usize) {
         let free = self.full & !mask;
+        let mut candidates = free;
+        if self.rules.border_edges {
+            for group in &self.border_groups {
+                let mut undrawn = group.iter().filter(|&&e| free & 1 << e != 0);
+                undrawn.next();
+                for &e in undrawn {
+                    candidates &= !(1 << e);
+                }
+            }
+        }
         let mut moves = [0u32; 64];
         let mut count = 0;
         // Exposure of each non-capturing edge: boxes it gives a third side.
         let mut by_exposure = [0u64; 3];
         let mut captures = 0u64;
-        let mut bits = free;
+        let mut bits = candidates;
         while bits != 0 {
             let e = bits.trailing_zeros();
             bits &= bits - 1;
@@ -467,11 +536,16 @@ impl EndgameSolver {
                 by_exposure[exposes] |= 1 << e;
             }
         }
-        let mut push = |mut set: u64| {
-            while set != 0 {
-                moves[count] = set.trailing_zeros();
-                count += 1;
-                set &= set - 1;
+        let centre_first = &self.centre_first;
+        let mut push = |set: u64| {
+            if set == 0 {
+                return;
+            }
+            for &e in centre_first {
+                if set & 1 << e != 0 {
+                    moves[count] = e;
+                    count += 1;
+                }
             }
         };
         push(captures);
@@ -592,6 +666,16 @@ impl EndgameSolver {
     }
 }
 
+/// The boxes on either side of edge `e`, [`NO_BOX`] for none (a border
+/// edge has its box first).
+fn edge_boxes_of(board: Dots, e: u32) -> [u8; 2] {
+    let mut boxes = [NO_BOX; 2];
+    for (slot, (r, c)) in boxes.iter_mut().zip(board.boxes_of(e)) {
+        *slot = (r * board.cols() + c) as u8;
+    }
+    boxes
+}
+
 impl ExactSolver<Edges> for EndgameSolver {
     fn score(&mut self, position: Edges) -> Result<Score, Error> {
         self.solve(position)
@@ -637,6 +721,7 @@ mod tests {
             ("loony moves", only(|r| r.loony_moves = true)),
             ("component values", only(|r| r.component_values = true)),
             ("symmetry", only(|r| r.symmetry = true)),
+            ("border edges", only(|r| r.border_edges = true)),
             ("all", Rules::ALL),
         ]
     }
