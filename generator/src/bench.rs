@@ -265,9 +265,9 @@ pub fn run_dots(board: Dots, rounds: u32, endgame: usize, out: &mut dyn Write) -
                 let undrawn = 15 + (i as u32 * 5) % 11;
                 let free = random.subset(big.full(), undrawn);
                 let position = Edges(big.full() & !free);
-                // 2^20 entries (16 MiB) are plenty for 25 undrawn edges, and
+                // 2^18 entries (4 MiB) suffice for 25 undrawn edges, and
                 // clearing the default 256 MiB would dominate the timing.
-                let mut solver = EndgameSolver::with_rules(big, Limits::default(), Rules::ALL, 20);
+                let mut solver = EndgameSolver::with_rules(big, Limits::default(), Rules::ALL, 18);
                 let started = Instant::now();
                 let value = solver.solve(position)?;
                 let elapsed = started.elapsed();

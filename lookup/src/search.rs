@@ -65,7 +65,10 @@ pub struct Search<'g, G: Game> {
     nodes: u64,
     limits: Limits,
     deadline: Option<Instant>,
+    /// The game's own solver, made on first use: an oracle that answers
+    /// from a table makes a `Search` per probe and never uses it.
     dedicated: Option<Box<dyn ExactSolver<G::Position>>>,
+    dedicated_made: bool,
 }
 
 impl<'g, G: Game> Search<'g, G> {
@@ -93,7 +96,8 @@ impl<'g, G: Game> Search<'g, G> {
             nodes: 0,
             limits,
             deadline: None,
-            dedicated: game.exact_solver(limits),
+            dedicated: None,
+            dedicated_made: false,
         }
     }
 
@@ -111,6 +115,10 @@ impl<'g, G: Game> Search<'g, G> {
     ///
     /// [`Error::BudgetExhausted`] if the node budget runs out first.
     pub fn score(&mut self, position: G::Position) -> Result<Score, Error> {
+        if !self.dedicated_made {
+            self.dedicated = self.game.exact_solver(self.limits);
+            self.dedicated_made = true;
+        }
         if let Some(solver) = &mut self.dedicated {
             return solver.score(position);
         }
