@@ -100,7 +100,11 @@ pub fn solve_values(board: Dots) -> Vec<u8> {
         {
             let readers: Vec<&[u8]> = chunks.iter().map(|c| &**c).collect();
             work.par_iter_mut().for_each(|(h, chunk)| {
-                solve_chunk(*h, chunk, &readers, low, high, &captures, full);
+                if low >= RUN_BITS {
+                    solve_chunk_in_runs(*h, chunk, &readers, low, high, &captures, full);
+                } else {
+                    solve_chunk(*h, chunk, &readers, low, high, &captures, full);
+                }
             });
         }
         for (h, chunk) in work {
@@ -157,6 +161,139 @@ fn solve_chunk(
             best = best.max(backup(captures.gain(mask, e), child));
         }
         chunk[offset] = (best + BIAS) as u8;
+    }
+}
+
+/// Offsets handled together: a run of `2^RUN_BITS` consecutive masks that
+/// differ only in their lowest `RUN_BITS` edges.
+const RUN_BITS: u32 = 6;
+const RUN: usize = 1 << RUN_BITS;
+
+/// For each edge, which offsets inside a run satisfy the low part of each
+/// of its two capture masks (1 or 0 per lane), so that the gain of a whole
+/// run is two byte-wise ANDs and an add, which the compiler vectorises.
+struct RunTables {
+    lanes: Vec<[[u8; RUN]; 2]>,
+}
+
+impl RunTables {
+    fn new(captures: &Captures) -> RunTables {
+        let low = (RUN - 1) as u64;
+        let lanes = captures
+            .sides
+            .iter()
+            .map(|sides| {
+                let mut lanes = [[0u8; RUN]; 2];
+                for (side, mask) in lanes.iter_mut().zip(sides) {
+                    for (i, lane) in side.iter_mut().enumerate() {
+                        *lane = u8::from(i as u64 & mask & low == mask & low);
+                    }
+                }
+                lanes
+            })
+            .collect();
+        RunTables { lanes }
+    }
+}
+
+/// Folds the moves along edge `e` (not in any mask of the run at `base`)
+/// into `best`: `children` are the 64 solved children, biased bytes.
+#[inline(always)]
+fn fold_edge(
+    best: &mut [i8; RUN],
+    children: &[u8],
+    base: u64,
+    e: u32,
+    captures: &Captures,
+    tables: &RunTables,
+) {
+    let children: &[u8; RUN] = children.try_into().expect("a run of children");
+    let [a, b] = captures.sides[e as usize];
+    let high = !((RUN - 1) as u64);
+    // Whether the run's shared high bits complete each box's other edges.
+    let on = |m: u64| {
+        if base & m & high == m & high {
+            0xffu8
+        } else {
+            0
+        }
+    };
+    let (on_a, on_b) = (on(a), on(b));
+    if on_a | on_b == 0 {
+        for (best, &child) in best.iter_mut().zip(children) {
+            *best = (*best).max(((child ^ 0x80) as i8).wrapping_neg());
+        }
+        return;
+    }
+    let [lanes_a, lanes_b] = &tables.lanes[e as usize];
+    for i in 0..RUN {
+        let gain = ((lanes_a[i] & on_a) + (lanes_b[i] & on_b)) as i8;
+        let child = (children[i] ^ 0x80) as i8;
+        let value = if gain > 0 {
+            gain.wrapping_add(child)
+        } else {
+            child.wrapping_neg()
+        };
+        best[i] = best[i].max(value);
+    }
+}
+
+/// [`solve_chunk`] for chunks of at least one run: every edge above the run
+/// is the same for its 64 masks, so their children are 64 consecutive
+/// bytes and the run is folded with byte-wise vector code; only the moves
+/// inside the run (its lowest `RUN_BITS` edges) are done mask by mask.
+fn solve_chunk_in_runs(
+    h: u64,
+    chunk: &mut [u8],
+    readers: &[&[u8]],
+    low: u32,
+    high: u32,
+    captures: &Captures,
+    full: u64,
+) {
+    let tables = RunTables::new(captures);
+    let parents: Vec<(u32, &[u8])> = (0..high)
+        .filter(|&j| h & 1 << j == 0)
+        .map(|j| (low + j, readers[(h | 1 << j) as usize]))
+        .collect();
+    let low_mask = (1u64 << low) - 1;
+    let run_mask = (RUN - 1) as u64;
+    for start in (0..chunk.len()).step_by(RUN).rev() {
+        let base = h << low | start as u64;
+        let mut best = [i8::MIN; RUN];
+        let mut free = !base & low_mask & !run_mask;
+        while free != 0 {
+            let e = free.trailing_zeros();
+            free &= free - 1;
+            let at = start | 1 << e;
+            let (_, above) = chunk.split_at(at);
+            fold_edge(&mut best, &above[..RUN], base, e, captures, &tables);
+        }
+        for &(e, parent) in &parents {
+            fold_edge(
+                &mut best,
+                &parent[start..start + RUN],
+                base,
+                e,
+                captures,
+                &tables,
+            );
+        }
+        for i in (0..RUN).rev() {
+            let mask = base | i as u64;
+            let mut value = i32::from(best[i]);
+            let mut free = !mask & run_mask;
+            while free != 0 {
+                let e = free.trailing_zeros();
+                free &= free - 1;
+                let child = i32::from(chunk[start + (i | 1 << e)]) - BIAS;
+                value = value.max(backup(captures.gain(mask, e), child));
+            }
+            if mask == full {
+                value = 0;
+            }
+            chunk[start + i] = (value + BIAS) as u8;
+        }
     }
 }
 
@@ -248,7 +385,7 @@ mod tests {
     #[test]
     fn chunked_pass_equals_plain_recursion() {
         // 2x2 and 1x3 have fewer edges than HIGH_BITS + 4; 2x3 splits 8 + 9.
-        for (rows, cols) in [(1, 1), (1, 3), (2, 2), (3, 1), (2, 3)] {
+        for (rows, cols) in [(1, 1), (1, 3), (2, 2), (3, 1), (2, 3), (3, 2), (1, 5)] {
             let board = Dots::new(rows, cols).unwrap();
             let values = solve_values(board);
             let mut memo = vec![None; values.len()];
