@@ -101,7 +101,7 @@ pub fn solve_values(board: Dots) -> Vec<u8> {
             let readers: Vec<&[u8]> = chunks.iter().map(|c| &**c).collect();
             work.par_iter_mut().for_each(|(h, chunk)| {
                 if low >= RUN_BITS {
-                    solve_chunk_in_runs(*h, chunk, &readers, low, high, &captures, full);
+                    solve_chunk_in_runs(*h, chunk, &readers, low, high, &captures);
                 } else {
                     solve_chunk(*h, chunk, &readers, low, high, &captures, full);
                 }
@@ -249,7 +249,6 @@ fn solve_chunk_in_runs(
     low: u32,
     high: u32,
     captures: &Captures,
-    full: u64,
 ) {
     let tables = RunTables::new(captures);
     let parents: Vec<(u32, &[u8])> = (0..high)
@@ -279,22 +278,61 @@ fn solve_chunk_in_runs(
                 &tables,
             );
         }
-        for i in (0..RUN).rev() {
-            let mask = base | i as u64;
-            let mut value = i32::from(best[i]);
-            let mut free = !mask & run_mask;
-            while free != 0 {
-                let e = free.trailing_zeros();
-                free &= free - 1;
-                let child = i32::from(chunk[start + (i | 1 << e)]) - BIAS;
-                value = value.max(backup(captures.gain(mask, e), child));
-            }
-            if mask == full {
-                value = 0;
-            }
-            chunk[start + i] = (value + BIAS) as u8;
-        }
+        let out: &mut [u8; RUN] = (&mut chunk[start..start + RUN])
+            .try_into()
+            .expect("a whole run");
+        finish_lanes(&mut best, out, 0, RUN, base, captures, &tables);
     }
+}
+
+/// Folds the moves inside a run into lanes `first .. first + width` and
+/// writes them out, butterfly fashion: the upper half (bit `e` set, `width
+/// = 2^(e+1)`) is finished first, then it is the children of the lower half
+/// along edge `e`, 32, 16, ... consecutive bytes at a time.
+fn finish_lanes(
+    best: &mut [i8; RUN],
+    out: &mut [u8; RUN],
+    first: usize,
+    width: usize,
+    base: u64,
+    captures: &Captures,
+    tables: &RunTables,
+) {
+    if width == 1 {
+        // Only the full board has no move at all; it is worth 0.
+        let value = if best[first] == i8::MIN {
+            0
+        } else {
+            best[first]
+        };
+        out[first] = (value as u8) ^ 0x80;
+        return;
+    }
+    let half = width / 2;
+    let e = half.trailing_zeros();
+    finish_lanes(best, out, first + half, half, base, captures, tables);
+    let [a, b] = captures.sides[e as usize];
+    let high = !((RUN - 1) as u64);
+    let on = |m: u64| {
+        if base & m & high == m & high {
+            0xffu8
+        } else {
+            0
+        }
+    };
+    let (on_a, on_b) = (on(a), on(b));
+    let [lanes_a, lanes_b] = &tables.lanes[e as usize];
+    for i in first..first + half {
+        let gain = ((lanes_a[i] & on_a) + (lanes_b[i] & on_b)) as i8;
+        let child = (out[i + half] ^ 0x80) as i8;
+        let value = if gain > 0 {
+            gain.wrapping_add(child)
+        } else {
+            child.wrapping_neg()
+        };
+        best[i] = best[i].max(value);
+    }
+    finish_lanes(best, out, first, half, base, captures, tables);
 }
 
 /// Clears every entry whose mask is not canonical (the least of its
