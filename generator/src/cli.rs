@@ -131,6 +131,10 @@ struct LimitArgs {
     /// Give up after this many seconds.
     #[arg(long)]
     seconds: Option<f64>,
+    /// Memory for the search's transposition table, in MiB (dots: default
+    /// 256 for 4x4 and larger).
+    #[arg(long)]
+    table_mib: Option<u64>,
 }
 
 impl LimitArgs {
@@ -138,6 +142,7 @@ impl LimitArgs {
         Limits {
             nodes: self.nodes,
             time: self.seconds.map(Duration::from_secs_f64),
+            table_bytes: self.table_mib.map(|mib| mib << 20),
         }
     }
 }

@@ -21,6 +21,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// The longest time one call may search.
     pub time: Option<Duration>,
+    /// Memory for a transposition table, in bytes, for solvers with a
+    /// fixed-size one (dots-and-boxes); `None` lets the solver choose.
+    pub table_bytes: Option<u64>,
 }
 
 /// A game's own exact solver (see [`Game::exact_solver`]), which
@@ -83,7 +86,7 @@ impl<'g, G: Game> Search<'g, G> {
             game,
             Limits {
                 nodes: Some(nodes),
-                time: None,
+                ..Limits::default()
             },
         )
     }

@@ -229,3 +229,42 @@ fn bad_positions_fail_with_a_clear_message() {
     );
     assert!(String::from_utf8_lossy(&err).contains("at most 63"));
 }
+
+#[test]
+fn search_answers_exactly_or_says_unknown_within_the_budget() {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = main_with(
+        ["solvedb", "search", "dots:2x3", "2x3:"],
+        &mut out,
+        &mut err,
+    );
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
+    let out = String::from_utf8_lossy(&out);
+    let table = Oracle::with_table(Dots::new(2, 3).unwrap(), table_of(Dots::new(2, 3).unwrap()))
+        .unwrap()
+        .probe(Edges(0))
+        .unwrap();
+    assert!(out.contains(&format!("value    {table} (exact")), "{out}");
+
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = main_with(
+        [
+            "solvedb",
+            "search",
+            "dots:4x4",
+            "4x4:",
+            "--nodes",
+            "1000",
+            "--table-mib",
+            "1",
+        ],
+        &mut out,
+        &mut err,
+    );
+    assert_eq!(code, 1);
+    let err = String::from_utf8_lossy(&err);
+    assert!(
+        err.contains("unknown within the budget of 1000 nodes"),
+        "{err}"
+    );
+}

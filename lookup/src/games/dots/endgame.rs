@@ -166,7 +166,12 @@ fn default_table_bits(board: Dots) -> u32 {
 impl EndgameSolver {
     /// A solver with every rule and the default table size.
     pub fn new(board: Dots, limits: Limits) -> EndgameSolver {
-        EndgameSolver::with_rules(board, limits, Rules::ALL, default_table_bits(board))
+        // The largest power of two of 16-byte entries that fits the limit.
+        let bits = match limits.table_bytes {
+            Some(bytes) => (bytes / 16).max(2).ilog2().clamp(1, 40),
+            None => default_table_bits(board),
+        };
+        EndgameSolver::with_rules(board, limits, Rules::ALL, bits)
     }
 
     /// A solver with chosen rules and a table of `2^table_bits` entries (16
@@ -798,7 +803,7 @@ mod tests {
         let board = Dots::new(3, 3).unwrap();
         let limits = Limits {
             nodes: Some(100),
-            time: None,
+            ..Limits::default()
         };
         let mut solver = EndgameSolver::new(board, limits);
         assert!(matches!(
