@@ -116,6 +116,27 @@ struct Entry {
 
 const NO_MOVE: u8 = u8::MAX;
 
+impl Entry {
+    /// Stored as two words so that a new table is all zero bytes, which the
+    /// allocator hands out as untouched pages: a solver asked one small
+    /// question does not pay for clearing a big table.
+    fn pack(self) -> [u64; 2] {
+        let data = u64::from(self.lower as u8)
+            | u64::from(self.upper as u8) << 8
+            | u64::from(self.best) << 16;
+        [self.key, data]
+    }
+
+    fn unpack([key, data]: [u64; 2]) -> Entry {
+        Entry {
+            key,
+            lower: data as u8 as i8,
+            upper: (data >> 8) as u8 as i8,
+            best: (data >> 16) as u8,
+        }
+    }
+}
+
 /// An exact solver for one dots-and-boxes board. Keeps its transposition
 /// table between calls, so asking about a position and then its children
 /// shares work.
@@ -148,7 +169,7 @@ pub struct EndgameSolver {
     centre_first: Vec<u32>,
     /// For each box with two or more border edges, those edges, in order.
     border_groups: Vec<Vec<u32>>,
-    table: Vec<Entry>,
+    table: Vec<[u64; 2]>,
     table_bits: u32,
     nodes: u64,
     deadline: Option<Instant>,
@@ -252,7 +273,7 @@ impl EndgameSolver {
     /// run out first: the answer is unknown within the budget.
     pub fn solve(&mut self, position: Edges) -> Result<Score, Error> {
         if self.table.is_empty() {
-            self.table = vec![Entry::default(); 1 << self.table_bits];
+            self.table = vec![[0u64; 2]; 1 << self.table_bits];
         }
         self.deadline = self.limits.time.map(|t| Instant::now() + t);
         let remaining = self.board.remaining_boxes(position.0) as i32;
@@ -341,28 +362,29 @@ impl EndgameSolver {
         let at = self.slot(key);
         self.table[at..at + 2]
             .iter()
+            .map(|&words| Entry::unpack(words))
             .find(|e| e.key == key)
-            .copied()
     }
 
     fn store(&mut self, key: u64, lower: i32, upper: i32, best: u8) {
         let at = self.slot(key);
         let pair = &mut self.table[at..at + 2];
         let edges = |k: u64| (k & !(1 << 63)).count_ones();
-        let victim = if let Some(i) = pair.iter().position(|e| e.key == key) {
-            let old = pair[i];
+        let victim = if let Some(i) = pair.iter().position(|e| e[0] == key) {
+            let old = Entry::unpack(pair[i]);
             pair[i] = Entry {
                 key,
                 lower: lower.max(i32::from(old.lower)) as i8,
                 upper: upper.min(i32::from(old.upper)) as i8,
                 best,
-            };
+            }
+            .pack();
             return;
-        } else if pair[0].key == 0 {
+        } else if pair[0][0] == 0 {
             0
-        } else if pair[1].key == 0 {
+        } else if pair[1][0] == 0 {
             1
-        } else if edges(pair[0].key) >= edges(pair[1].key) {
+        } else if edges(pair[0][0]) >= edges(pair[1][0]) {
             // Keep the position with fewer edges: its subtree is bigger.
             0
         } else {
@@ -373,7 +395,8 @@ impl EndgameSolver {
             lower: lower as i8,
             upper: upper as i8,
             best,
-        };
+        }
+        .pack();
     }
 
     /// Drawn sides of every box.
