@@ -277,21 +277,21 @@ impl EndgameSolver {
         }
         self.deadline = self.limits.time.map(|t| Instant::now() + t);
         let remaining = self.board.remaining_boxes(position.0) as i32;
-        // MTD-style bisection with null windows: each probe is cheap, and
-        // the table keeps the bounds the earlier probes proved.
+        // MTD(f) (Plaat et al. 1996) with null windows from a guess of 0:
+        // each test "is the margin more than t?" is cheap, and the table
+        // keeps the bounds earlier tests proved. Margins have the parity of
+        // `remaining`, so tests sit on possible values.
         let (mut lower, mut upper) = (-remaining, remaining);
+        let mut test = if remaining % 2 == 0 { 0 } else { -1 };
         while lower < upper {
-            // Values have the parity of `remaining`; test between two of them.
-            let mut mid = (lower + upper).div_euclid(2);
-            if (mid - remaining).rem_euclid(2) != 0 {
-                mid -= 1;
-            }
-            let mid = mid.max(lower);
-            let v = self.search(position.0, mid, mid + 1)?;
-            if v > mid {
+            let t = test.clamp(lower, upper - 2);
+            let v = self.search(position.0, t, t + 1)?;
+            if v > t {
                 lower = v;
+                test = lower;
             } else {
                 upper = v;
+                test = upper - 2;
             }
         }
         Ok(lower)
