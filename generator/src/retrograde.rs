@@ -342,19 +342,34 @@ pub fn keep_canonical(board: Dots, values: &mut [u8]) -> Vec<LayerCount> {
     let symmetries: EdgeSymmetries = board.symmetries();
     let edges = board.edges() as usize;
     const BLOCK: usize = 1 << 16;
+    // The images of each lowest byte, per symmetry but the identity.
+    let low_images: Vec<[u64; 256]> = (1..symmetries.count())
+        .map(|s| std::array::from_fn(|i| symmetries.image(s, i as u64)))
+        .collect();
     let canonical = values
         .par_chunks_mut(BLOCK)
         .enumerate()
         .fold(
             || vec![0u64; edges + 1],
             |mut counts, (block, entries)| {
-                let base = (block * BLOCK) as u64;
-                for (i, entry) in entries.iter_mut().enumerate() {
-                    let mask = base + i as u64;
-                    if symmetries.is_canonical(mask) {
-                        counts[mask.count_ones() as usize] += 1;
-                    } else {
-                        *entry = 0;
+                // Masks that share all but their lowest byte share the rest
+                // of each image: one table lookup per symmetry and mask.
+                for (run, entries) in entries.chunks_mut(256).enumerate() {
+                    let base = (block * BLOCK + run * 256) as u64;
+                    let shared: Vec<u64> = (1..symmetries.count())
+                        .map(|s| symmetries.image(s, base))
+                        .collect();
+                    for (i, entry) in entries.iter_mut().enumerate() {
+                        let mask = base | i as u64;
+                        let canonical = shared
+                            .iter()
+                            .zip(&low_images)
+                            .all(|(&high, low)| high | low[i] >= mask);
+                        if canonical {
+                            counts[mask.count_ones() as usize] += 1;
+                        } else {
+                            *entry = 0;
+                        }
                     }
                 }
                 counts
