@@ -130,6 +130,23 @@ impl Xorshift {
         self.0
     }
 
+    /// A position with `drawn` edges in which, as far as possible, no box
+    /// is complete: edges are drawn at random among those that complete
+    /// nothing, like a game before its endgame (a uniformly random edge set
+    /// has most boxes taken and is trivial).
+    fn quiet_position(&mut self, board: Dots, drawn: u32) -> u64 {
+        let mut mask = 0u64;
+        while mask.count_ones() < drawn {
+            let free = board.full() & !mask;
+            let quiet: u64 = (0..board.edges())
+                .filter(|&e| free & 1 << e != 0 && board.draw(mask, e).1 == 0)
+                .fold(0, |acc, e| acc | 1 << e);
+            let pool = if quiet != 0 { quiet } else { free };
+            mask |= self.subset(pool, 1);
+        }
+        mask
+    }
+
     /// A random set of `count` of the edges in `mask`.
     fn subset(&mut self, mask: u64, count: u32) -> u64 {
         let mut chosen = 0u64;
@@ -166,7 +183,7 @@ fn read_bandwidth(bytes: usize, rounds: u32) -> f64 {
 /// baseline on the same board in the same run (and checks they agree), the
 /// machine's read bandwidth, table probe latency against live search, and,
 /// with `endgame > 0`, the exact solver on that many 4x4 and 5x5 positions
-/// with 15-25 undrawn edges.
+/// with 15-25 undrawn edges, drawn so that few boxes are complete.
 ///
 /// # Errors
 ///
@@ -263,8 +280,7 @@ pub fn run_dots(board: Dots, rounds: u32, endgame: usize, out: &mut dyn Write) -
             let mut nodes = Vec::new();
             for i in 0..endgame {
                 let undrawn = 15 + (i as u32 * 5) % 11;
-                let free = random.subset(big.full(), undrawn);
-                let position = Edges(big.full() & !free);
+                let position = Edges(random.quiet_position(big, big.edges() - undrawn));
                 // 2^18 entries (4 MiB) suffice for 25 undrawn edges, and
                 // clearing the default 256 MiB would dominate the timing.
                 let mut solver = EndgameSolver::with_rules(big, Limits::default(), Rules::ALL, 18);
