@@ -12,14 +12,16 @@ use clap::{Parser, Subcommand};
 use solvedb_lookup::format::{
     FORMAT_VERSION, Header, encode_table, remove_stale_temporaries, write_atomically,
 };
-use solvedb_lookup::{Cube, GameId, Oracle, Source, Table, TicTacToe, read_table};
+use solvedb_lookup::{
+    Cube, Dots, Game, GameId, Limits, Oracle, Search, Source, Table, TicTacToe, read_table,
+};
 
 use crate::bench;
 use crate::bench_cube;
 use crate::consistency::check_consistency;
 use crate::cube;
 use crate::fuzz::{Budget, fuzz};
-use crate::games::CliGame;
+use crate::games::{CliGame, dots_boards};
 use crate::manifest::{self, ManifestEntry};
 use crate::progress::Progress;
 use crate::serve::serve;
@@ -39,9 +41,11 @@ const DEFAULT_LEVEL: i32 = 19;
     about = "Perfect-play tables for small games: build, check and probe them.",
     long_about = "Perfect-play tables for small games: build, check and probe them.\n\n\
         Values are always from the side to move. Tic-tac-toe and cube values are win, draw or \
-        loss with the plies to the end of the game under perfect play.\n\n\
-        Example:\n  solvedb build tictactoe\n  solvedb probe tictactoe 'X../.O./...'\n  \
-        solvedb probe cube '.../.../...//.../.X./...//.../.../...'"
+        loss with the plies to the end of the game under perfect play. Dots-and-boxes values \
+        are the net number of the still unclaimed boxes the player to move wins.\n\n\
+        Example:\n  solvedb build all\n  solvedb probe tictactoe 'X../.O./...'\n  \
+        solvedb probe cube '.../.../...//.../.X./...//.../.../...'\n  \
+        solvedb probe dots:2x2 '2x2:h0,0 v1,2' --json"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -56,9 +60,11 @@ enum Command {
     /// stored entries, the file's size and the time taken, and records the
     /// table in the output directory's MANIFEST.
     Build {
-        /// The game (`tictactoe`, `cube`), or `all` for every default table.
+        /// The game: `tictactoe`, `cube`, `dots:MxN` (M rows by N columns of
+        /// boxes), or `all`: tic-tac-toe, the cube and every dots board with
+        /// at most 24 edges.
         #[arg(default_value = "all")]
-        target: BuildTarget,
+        game: Target,
         /// Directory to write the table into (created if missing).
         #[arg(long, default_value = "tables")]
         out: PathBuf,
@@ -138,12 +144,14 @@ enum Command {
     /// Uses the game's table in the tables directory; without one, an exact
     /// live search answers, and the output says which.
     Probe {
-        /// The game: `tictactoe` or `cube`.
+        /// The game: `tictactoe`, `cube` or `dots:MxN`.
         game: GameId,
         /// The position. Tic-tac-toe: nine cells `X`, `O` or `.` row by row,
         /// `/` between rows allowed, e.g. `X../.O./...`. Cube: 27 cells,
         /// layer by layer (z), row by row (y), x = 0..2; `/` between rows,
-        /// one or two between layers.
+        /// one or two between layers. Dots: `MxN:` and one `0`/`1` per edge
+        /// (horizontal edges row by row from the top, then vertical ones), or
+        /// `MxN:` and moves like `h0,1 v2,0`.
         position: String,
         /// Directory holding the tables.
         #[arg(long, default_value = "tables")]
@@ -151,12 +159,16 @@ enum Command {
         /// Answer in JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Measure probe latency against live search, and build time.
     ///
     /// Every figure is a median over rounds measured side by side in this run.
     Bench {
-        /// The game: `tictactoe` or `cube`.
+        /// The game: `tictactoe`, `cube` (probe percentiles and the classic
+        /// heuristic baseline) or `dots:MxN` (generation against the plain
+        /// baseline, probe latency, and the endgame solver).
         #[arg(default_value = "tictactoe")]
         game: GameId,
         /// Rounds per measurement (the median is reported).
@@ -170,39 +182,79 @@ enum Command {
         #[arg(long, value_delimiter = ',', default_values_t = [4, 6],
             value_parser = clap::value_parser!(u32).range(1..=9))]
         depths: Vec<u32>,
+        /// Dots only: also time the exact solver on this many 4x4 and as
+        /// many 5x5 positions with 15-25 undrawn edges.
+        #[arg(long, default_value_t = 0)]
+        endgame: usize,
+    },
+    /// The exact value of a position by live search alone (no table), with
+    /// the positions searched and the time taken.
+    Search {
+        /// The game: `tictactoe` or `dots:MxN`.
+        game: GameId,
+        /// The position, as for `probe`.
+        position: String,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
 }
 
-/// What `solvedb build` builds.
-#[derive(Clone, Debug)]
-enum BuildTarget {
-    /// Every default table.
-    All,
-    /// One game's table.
-    Game(GameId),
+/// Limits on a live search: past them the answer is "unknown within the
+/// budget", never a guess.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct LimitArgs {
+    /// Give up after searching this many positions.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Give up after this many seconds.
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// Memory for the search's transposition table, in MiB (dots: default
+    /// 256 for 4x4 and larger).
+    #[arg(long)]
+    table_mib: Option<u64>,
 }
 
-/// The tables `solvedb build all` writes.
-const DEFAULT_TABLES: [GameId; 2] = [GameId::TicTacToe, GameId::Cube];
-
-impl BuildTarget {
-    fn games(&self) -> Vec<GameId> {
-        match self {
-            BuildTarget::All => DEFAULT_TABLES.to_vec(),
-            BuildTarget::Game(game) => vec![*game],
+impl LimitArgs {
+    fn limits(self) -> Limits {
+        Limits {
+            nodes: self.nodes,
+            time: self.seconds.map(Duration::from_secs_f64),
+            table_bytes: self.table_mib.map(|mib| mib << 20),
         }
     }
 }
 
-impl std::str::FromStr for BuildTarget {
+/// What `solvedb build` builds: one game, or the default set.
+#[derive(Clone, Debug)]
+enum Target {
+    /// One game and board.
+    One(GameId),
+    /// Tic-tac-toe, the cube and every dots-and-boxes board with at most
+    /// [`ALL_DOTS_MAX_EDGES`] edges.
+    All,
+}
+
+impl std::str::FromStr for Target {
     type Err = solvedb_lookup::UnknownGame;
 
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    fn from_str(s: &str) -> Result<Target, Self::Err> {
         match s {
-            "all" => Ok(BuildTarget::All),
-            _ => s.parse().map(BuildTarget::Game),
+            "all" => Ok(Target::All),
+            _ => s.parse().map(Target::One),
         }
     }
+}
+
+/// `solvedb build all` covers dots boards up to this many edges (3x3, 2^24
+/// positions, and everything smaller, rectangles both ways).
+pub const ALL_DOTS_MAX_EDGES: u32 = 24;
+
+/// The games `solvedb build all` builds, in order.
+pub fn default_set() -> Vec<GameId> {
+    let mut games = vec![GameId::TicTacToe, GameId::Cube];
+    games.extend(dots_boards(ALL_DOTS_MAX_EDGES).iter().map(|b| b.id()));
+    games
 }
 
 /// Runs the game-generic body `$body` with `$game` bound to the game `$id`
@@ -218,9 +270,13 @@ macro_rules! with_game {
                 let $game = &Cube;
                 $body
             }
-            other => Err(anyhow!(
-                "{other} is not supported yet (supported: tictactoe, cube)"
-            )),
+            GameId::Dots { rows, cols } => match Dots::new(rows, cols) {
+                Ok(board) => {
+                    let $game = &board;
+                    $body
+                }
+                Err(e) => Err(anyhow!(e)),
+            },
         }
     };
 }
@@ -253,11 +309,15 @@ where
 fn run(command: Command, out: &mut dyn Write) -> Result<()> {
     match command {
         Command::Build {
-            target,
+            game,
             out: dir,
             level,
         } => {
-            for game in target.games() {
+            let games = match game {
+                Target::One(game) => vec![game],
+                Target::All => default_set(),
+            };
+            for game in games {
                 with_game!(game, g => build(g, &dir, level, out))?;
             }
             Ok(())
@@ -297,20 +357,28 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             position,
             tables,
             json,
-        } => probe(game, &position, &tables, json, out),
+            limits,
+        } => probe(game, &position, &tables, json, limits.limits(), out),
         Command::Bench {
             game,
             rounds,
             positions,
             depths,
-        } => {
-            if game == GameId::Cube {
-                // Too many positions to probe them all: a sample, and the
-                // classic heuristic search to compare against.
-                return bench_cube::run(rounds, positions.max(1), &depths, out);
+            endgame,
+        } => match game {
+            // Too many positions to probe them all: a sample, and the
+            // classic heuristic search to compare against.
+            GameId::Cube => bench_cube::run(rounds, positions.max(1), &depths, out),
+            GameId::Dots { rows, cols } => {
+                bench::run_dots(Dots::new(rows, cols)?, rounds, endgame, out)
             }
-            with_game!(game, g => bench::run(g, rounds, out))
-        }
+            _ => with_game!(game, g => bench::run(g, rounds, out)),
+        },
+        Command::Search {
+            game,
+            position,
+            limits,
+        } => with_game!(game, g => search(g, &position, limits.limits(), out)),
     }
 }
 
@@ -318,6 +386,17 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
 /// counts.
 pub fn build_table<G: CliGame>(game: &G, level: i32) -> (crate::solve::Solution, Vec<u8>) {
     let solution = game.solve_table();
+    let bytes = encode_solution(game, &solution, level);
+    (solution, bytes)
+}
+
+/// The table bytes of a solution: header, then blocks compressed at zstd
+/// `level`.
+pub fn encode_solution<G: CliGame>(
+    game: &G,
+    solution: &crate::solve::Solution,
+    level: i32,
+) -> Vec<u8> {
     let header = Header {
         game: game.id(),
         index: G::INDEX,
@@ -327,14 +406,15 @@ pub fn build_table<G: CliGame>(game: &G, level: i32) -> (crate::solve::Solution,
         block_entries: G::BLOCK_ENTRIES,
         generator: GENERATOR.to_owned(),
     };
-    let bytes = encode_table(&header, &solution.entries, level);
-    (solution, bytes)
+    encode_table(&header, &solution.entries, level)
 }
 
 fn build<G: CliGame>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> Result<()> {
     let progress = Progress::spinner(format!("solving {}", game.id()));
     let started = Instant::now();
-    let (solution, bytes) = build_table(game, level);
+    let solution = game.solve_table();
+    let solved = started.elapsed();
+    let bytes = encode_solution(game, &solution, level);
     let elapsed = started.elapsed();
     progress.finish();
 
@@ -398,7 +478,13 @@ fn build<G: CliGame>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> R
         bytes.len() as f64 * 8.0 / solution.stored as f64,
         table.header().blocks()
     )?;
-    writeln!(out, "build time: {:.1} ms", elapsed.as_secs_f64() * 1e3)?;
+    writeln!(
+        out,
+        "build time: {:.1} ms (solve {:.1} ms, compress at zstd level {level} {:.1} ms)",
+        elapsed.as_secs_f64() * 1e3,
+        solved.as_secs_f64() * 1e3,
+        (elapsed - solved).as_secs_f64() * 1e3
+    )?;
     Ok(())
 }
 
@@ -580,9 +666,47 @@ fn info(file: &Path, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
-fn probe(game: GameId, text: &str, tables: &Path, json: bool, out: &mut dyn Write) -> Result<()> {
+fn search<G: CliGame>(game: &G, text: &str, limits: Limits, out: &mut dyn Write) -> Result<()> {
+    let position = game
+        .parse(text)
+        .with_context(|| format!("reading {} position {text:?}", game.id()))?;
+    let mut search = Search::with_limits(game, limits);
+    let started = Instant::now();
+    let score = search.score(position);
+    let elapsed = started.elapsed();
+    let nodes = search.nodes();
+    let score = score.with_context(|| {
+        format!(
+            "searching {} ({nodes} positions in {:.1} s)",
+            game.notation(position),
+            elapsed.as_secs_f64()
+        )
+    })?;
+    writeln!(out, "position {}", game.notation(position))?;
+    writeln!(
+        out,
+        "value    {} (exact, live search)",
+        game.value(position, score)
+    )?;
+    writeln!(
+        out,
+        "searched {nodes} positions in {:.3} s",
+        elapsed.as_secs_f64()
+    )?;
+    Ok(())
+}
+
+fn probe(
+    game: GameId,
+    text: &str,
+    tables: &Path,
+    json: bool,
+    limits: Limits,
+    out: &mut dyn Write,
+) -> Result<()> {
     let oracle = Oracle::open_reading(tables)
-        .with_context(|| format!("opening tables directory {}", tables.display()))?;
+        .with_context(|| format!("opening tables directory {}", tables.display()))?
+        .with_search_limits(limits);
     let path = tables.join(game.table_file_name());
     let report = oracle
         .moves(game, text)

@@ -3,9 +3,10 @@
 //! report reads.
 
 use solvedb_lookup::format::sorted_entries;
-use solvedb_lookup::{Cube, Tabled, TicTacToe};
+use solvedb_lookup::{Cube, Dots, Tabled, TicTacToe};
 
 use crate::cube::solve_cube;
+use crate::retrograde;
 use crate::solve::{LayerCount, Solution, solve};
 
 /// A game the `solvedb` command can build, verify and probe.
@@ -56,4 +57,31 @@ impl CliGame for Cube {
             stored: solution.records.len() as u64,
         }
     }
+}
+
+impl CliGame for Dots {
+    /// Dense tables are big (2^31 slots for 3x4): 64 KiB blocks keep the
+    /// block index at 24 bytes per 65,536 slots while a probe still decodes
+    /// only 64 KiB.
+    const BLOCK_ENTRIES: u32 = 1 << 16;
+
+    const COLUMNS: [&'static str; 3] = ["edges", "positions", "canonical"];
+
+    /// Retrograde analysis over the dense array of all edge sets
+    /// ([`retrograde`]) instead of the generic layer-by-layer hash maps.
+    fn solve_table(&self) -> Solution {
+        retrograde::solve(*self)
+    }
+}
+
+/// Every dots-and-boxes board with at most `max_edges` edges, rectangles
+/// both ways, smallest first.
+pub fn dots_boards(max_edges: u32) -> Vec<Dots> {
+    let mut boards: Vec<Dots> = (1..=max_edges.min(255) as u8)
+        .flat_map(|rows| (1..=max_edges.min(255) as u8).map(move |cols| (rows, cols)))
+        .filter_map(|(rows, cols)| Dots::new(rows, cols).ok())
+        .filter(|board| board.edges() <= max_edges)
+        .collect();
+    boards.sort_by_key(|b| (b.edges(), b.rows()));
+    boards
 }

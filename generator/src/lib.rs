@@ -13,6 +13,7 @@ pub mod fuzz;
 pub mod games;
 pub mod manifest;
 pub mod progress;
+pub mod retrograde;
 pub mod serve;
 pub mod solve;
 pub mod sweep;

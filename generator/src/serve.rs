@@ -35,7 +35,7 @@ impl From<Error> for Refusal {
             Error::Position(_) => "position",
             Error::Table(_) => "table",
             Error::Io { .. } | Error::NotADirectory { .. } => "io",
-            Error::BudgetExhausted { .. } => "budget",
+            Error::BudgetExhausted { .. } | Error::TimeExhausted { .. } => "budget",
             Error::Unsupported { .. } => "unsupported",
             _ => "other",
         };

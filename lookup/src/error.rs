@@ -41,17 +41,34 @@ pub enum Error {
         /// The node budget that was used up.
         budget: u64,
     },
+    /// A live search ran out of its time budget before it knew the answer.
+    #[error("unknown within the time budget of {millis} ms")]
+    TimeExhausted {
+        /// The time budget, in milliseconds.
+        millis: u64,
+    },
 }
 
 /// A position or move that cannot be read or could not arise in play.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PositionError {
-    /// The notation has the wrong number of cells.
-    #[error("{game} positions have {expected} cells, found {found}")]
+    /// A board size that is not supported, or a position written for
+    /// another board.
+    #[error("bad board {input:?}: {reason}")]
+    Board {
+        /// The board as given.
+        input: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The notation has the wrong number of cells (or edges).
+    #[error("{game} positions have {expected} {unit}, found {found}")]
     Length {
         /// The game.
         game: &'static str,
+        /// What is counted: `cells`, `edges`.
+        unit: &'static str,
         /// Cells the board has.
         expected: usize,
         /// Cells found in the input.

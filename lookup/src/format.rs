@@ -33,7 +33,10 @@
 //! `cols: u8`), `index` (`u32` variant of [`IndexScheme`]), `values` (`u32`
 //! variant of [`ValueEncoding`]), `entries: u64`, `stored: u64` (entries that
 //! hold a position), `block_entries: u32`, `generator` (a `u64` byte length
-//! and UTF-8 bytes). A test pins these bytes, so the format never silently
+//! and UTF-8 bytes). Index schemes: 0 = `Base3Canonical`, 1 =
+//! `SortedKeys`, 2 = `EdgeMaskCanonical`; value encodings: 0 = `OutcomePlies`, 1 = `Margin`
+//! (see [`IndexScheme`] and [`ValueEncoding`] for what their slots and bytes
+//! mean). A test pins these bytes, so the format never silently
 //! depends on a crate's defaults.
 //!
 //! # Entries
@@ -725,7 +728,12 @@ pub fn encode_table(header: &Header, entries: &[u8], level: i32) -> Vec<u8> {
     let blocks: Vec<(u8, Vec<u8>)> = entries
         .par_chunks(header.block_entries as usize)
         .map(|chunk| match zstd::bulk::compress(chunk, level) {
-            Ok(packed) if packed.len() < chunk.len() => (ZSTD, packed),
+            // The buffer has room for the worst case, a whole block: give
+            // it back, or a big table keeps one block's worth per block.
+            Ok(mut packed) if packed.len() < chunk.len() => {
+                packed.shrink_to_fit();
+                (ZSTD, packed)
+            }
             _ => (RAW, chunk.to_vec()),
         })
         .collect();
@@ -921,6 +929,18 @@ mod tests {
         expected.extend(4u64.to_le_bytes());
         expected.extend(b"test");
         assert_eq!(bytes, expected);
+    }
+
+    #[test]
+    fn later_variants_are_pinned() {
+        let mut header = sample_header(0, 7);
+        header.index = IndexScheme::SortedKeys;
+        let bytes = header_options().serialize(&header).unwrap();
+        assert_eq!(&bytes[6..10], &[1, 0, 0, 0]);
+        header.index = IndexScheme::EdgeMaskCanonical;
+        header.values = ValueEncoding::Margin;
+        let bytes = header_options().serialize(&header).unwrap();
+        assert_eq!(&bytes[6..14], &[2, 0, 0, 0, 1, 0, 0, 0]);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{PositionError, TableError};
 use crate::format::Table;
+use crate::search::{ExactSolver, Limits};
 use crate::value::{Score, Transition};
 
 /// Which game and board a table or an answer is about. Stored in table
@@ -144,6 +145,14 @@ pub trait Game: fmt::Debug + Send + Sync {
     /// Converts a score of the side to move at `position` to a value.
     fn value(&self, position: Self::Position, score: Score) -> Self::Value;
 
+    /// A solver of this game's own, used by [`Search`](crate::Search)
+    /// instead of the generic alpha-beta; `None` (the default) keeps the
+    /// generic one.
+    fn exact_solver(&self, limits: Limits) -> Option<Box<dyn ExactSolver<Self::Position>>> {
+        let _ = limits;
+        None
+    }
+
     /// Number of symmetries of the board, the identity included.
     fn symmetry_count(&self) -> usize;
 
@@ -198,12 +207,20 @@ pub enum IndexScheme {
     /// [`crate::format`]). The game defines the keys (the cube: canonical
     /// quiet positions, `x << 27 | o`).
     SortedKeys,
+    /// One slot per set of drawn edges of a dots-and-boxes board: the slot is
+    /// the edge mask itself (bit `i` for edge `i`, numbered as in
+    /// [`crate::games::dots`]), `2^edges` slots; only canonical masks (the
+    /// least of their symmetric images) are filled.
+    EdgeMaskCanonical,
 }
 
 impl IndexScheme {
     /// Whether the table has one entry byte per slot (else: sorted records).
     pub fn is_dense(self) -> bool {
-        matches!(self, IndexScheme::Base3Canonical)
+        matches!(
+            self,
+            IndexScheme::Base3Canonical | IndexScheme::EdgeMaskCanonical
+        )
     }
 }
 
@@ -213,6 +230,9 @@ pub enum ValueEncoding {
     /// `0` = no position stored; otherwise `wdl << 5 | plies`, with `wdl`
     /// 1 = loss, 2 = draw, 3 = win for the side to move and `plies < 32`.
     OutcomePlies,
+    /// `0` = no position stored; otherwise `128 + margin`, the net number of
+    /// unclaimed boxes the side to move wins (`-127 ..= 127`, so never 0).
+    Margin,
 }
 
 /// A game whose solved positions fit a table of one byte per slot.

@@ -26,6 +26,8 @@
 //! Values are always from the side to move. The tic-tac-toe family reports
 //! win, draw or loss and the plies to the end of the game under perfect play
 //! (the winner wins as fast as it can, the loser loses as slowly as it can).
+//! Dots-and-boxes reports the [`Margin`]: the net number of the still
+//! unclaimed boxes the side to move wins.
 //!
 //! # Memory usage
 //!
@@ -57,12 +59,13 @@ pub use game::{
     check_notation_length,
 };
 pub use games::cube::{Cube, CubeBoard, CubeCell, Resolved};
+pub use games::dots::{Dots, EdgeSymmetries, Edges, Line};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use library::{AnyValue, MoveReport, Oracle, Report, ReportGame, Want};
 pub use mapping::{TableBytes, map_table, read_table};
 pub use oracle::{Answer, GameOracle, MoveValue, Source, table_score};
-pub use search::Search;
-pub use value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
+pub use search::{ExactSolver, Limits, Search};
+pub use value::{Margin, Outcome, Score, Transition, WIN_SCORE, Wdl};
 
 /// The README's example, run as a doctest so that it stays true.
 #[cfg(doctest)]

@@ -3,6 +3,7 @@
 //! the JSON shape that `solvedb probe --json`, `solvedb serve` and the C ABI
 //! share.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -11,10 +12,12 @@ use serde_json::{Map, Value as Json, json};
 use crate::error::Error;
 use crate::game::{GameId, Tabled};
 use crate::games::cube::Cube;
+use crate::games::dots::{Dots, Edges};
 use crate::games::tictactoe::TicTacToe;
 use crate::mapping::{Opener, TableBytes};
 use crate::oracle::{GameOracle, Source};
-use crate::value::Outcome;
+use crate::search::Limits;
+use crate::value::{Margin, Outcome};
 
 /// A value in a form that does not depend on the game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -73,6 +76,15 @@ impl ReportGame for Cube {
     }
     fn to_move(&self, position: Self::Position) -> Option<char> {
         Some(Cube::to_move(*self, position))
+    }
+}
+
+impl ReportGame for Dots {
+    fn any_value(&self, value: Margin) -> AnyValue {
+        AnyValue::Margin(value.0)
+    }
+    fn to_move(&self, _: Edges) -> Option<char> {
+        None
     }
 }
 
@@ -182,8 +194,11 @@ fn report<G: ReportGame, D: AsRef<[u8]>>(
     })
 }
 
+/// One game's oracle, shared by the threads that probe it.
+type Shared<G> = Arc<GameOracle<G, TableBytes>>;
+
 /// One game's oracle, opened on first use.
-type Slot<G> = OnceLock<Arc<GameOracle<G, TableBytes>>>;
+type Slot<G> = OnceLock<Shared<G>>;
 
 /// Perfect-play answers for every supported game from one directory of
 /// tables, for many threads at once.
@@ -206,9 +221,11 @@ type Slot<G> = OnceLock<Arc<GameOracle<G, TableBytes>>>;
 pub struct Oracle {
     dir: PathBuf,
     opener: Opener,
-    search_budget: Option<u64>,
+    limits: Limits,
     tictactoe: Slot<TicTacToe>,
     cube: Slot<Cube>,
+    /// Dots-and-boxes, one oracle per board, opened on first use.
+    dots: Mutex<HashMap<(u8, u8), Shared<Dots>>>,
     /// Serialises first opens, so a table is read or mapped once.
     opening: Mutex<()>,
 }
@@ -238,9 +255,10 @@ impl Oracle {
         Ok(Oracle {
             dir: dir.to_owned(),
             opener,
-            search_budget: None,
+            limits: Limits::default(),
             tictactoe: OnceLock::new(),
             cube: OnceLock::new(),
+            dots: Mutex::default(),
             opening: Mutex::new(()),
         })
     }
@@ -248,7 +266,14 @@ impl Oracle {
     /// Limits every live search to `nodes` positions; past it the answer is
     /// [`Error::BudgetExhausted`] ("unknown within the budget").
     pub fn with_search_budget(mut self, nodes: u64) -> Oracle {
-        self.search_budget = Some(nodes);
+        self.limits.nodes = Some(nodes);
+        self
+    }
+
+    /// Limits every live search (nodes, time, memory); past them the answer
+    /// is [`Error::BudgetExhausted`] or [`Error::TimeExhausted`].
+    pub fn with_search_limits(mut self, limits: Limits) -> Oracle {
+        self.limits = limits;
         self
     }
 
@@ -301,7 +326,21 @@ impl Oracle {
                 want,
             ),
             GameId::Cube => report(&*self.game_oracle(&self.cube, Cube)?, position, want),
-            other => Err(Error::Unsupported { game: other }),
+            GameId::Dots { rows, cols } => {
+                let board = Dots::new(rows, cols)?;
+                let oracle = {
+                    let mut boards = self.dots.lock().unwrap_or_else(|e| e.into_inner());
+                    match boards.get(&(rows, cols)) {
+                        Some(oracle) => Arc::clone(oracle),
+                        None => {
+                            let oracle = Arc::new(self.load(board)?);
+                            boards.insert((rows, cols), Arc::clone(&oracle));
+                            oracle
+                        }
+                    }
+                };
+                report(&*oracle, position, want)
+            }
         }
     }
 
@@ -318,16 +357,19 @@ impl Oracle {
         if let Some(oracle) = slot.get() {
             return Ok(Arc::clone(oracle));
         }
+        let oracle = self.load(game)?;
+        Ok(Arc::clone(slot.get_or_init(|| Arc::new(oracle))))
+    }
+
+    /// One game's oracle: over its table if the directory has one, else
+    /// searching within the limits.
+    fn load<G: ReportGame>(&self, game: G) -> Result<GameOracle<G, TableBytes>, Error> {
         let path = self.dir.join(game.id().table_file_name());
         let oracle = if path.exists() {
             GameOracle::with_table(game, self.opener.open(&path)?)?
         } else {
             GameOracle::search_only(game)
         };
-        let oracle = match self.search_budget {
-            Some(nodes) => oracle.with_search_budget(nodes),
-            None => oracle,
-        };
-        Ok(Arc::clone(slot.get_or_init(|| Arc::new(oracle))))
+        Ok(oracle.with_search_limits(self.limits))
     }
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use crate::error::{Error, TableError};
 use crate::format::Table;
 use crate::game::Tabled;
-use crate::search::Search;
+use crate::search::{Limits, Search};
 use crate::value::Score;
 
 /// Where an answer came from.
@@ -81,7 +81,7 @@ pub struct Answer<G: Tabled> {
 pub struct GameOracle<G, D> {
     game: G,
     table: Option<Table<D>>,
-    search_budget: Option<u64>,
+    limits: Limits,
 }
 
 impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
@@ -95,7 +95,7 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
         Ok(GameOracle {
             game,
             table: Some(table),
-            search_budget: None,
+            limits: Limits::default(),
         })
     }
 
@@ -104,14 +104,22 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
         GameOracle {
             game,
             table: None,
-            search_budget: None,
+            limits: Limits::default(),
         }
     }
 
     /// Limits each live search to `nodes` positions; past it an answer is
     /// [`Error::BudgetExhausted`] instead of a guess.
     pub fn with_search_budget(mut self, nodes: u64) -> Self {
-        self.search_budget = Some(nodes);
+        self.limits.nodes = Some(nodes);
+        self
+    }
+
+    /// Limits each live search (nodes, time); past them an answer is
+    /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] instead of a
+    /// guess.
+    pub fn with_search_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -173,10 +181,7 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
     }
 
     fn new_search(&self) -> Search<'_, G> {
-        match self.search_budget {
-            Some(nodes) => Search::with_budget(&self.game, nodes),
-            None => Search::new(&self.game),
-        }
+        Search::with_limits(&self.game, self.limits)
     }
 
     /// The score of a position from the table, or from `search`.

@@ -2,6 +2,8 @@
 //! table keyed by canonical position. It answers where no table does.
 
 use std::collections::HashMap;
+use std::fmt;
+use std::time::{Duration, Instant};
 
 use crate::error::Error;
 use crate::game::Game;
@@ -9,6 +11,35 @@ use crate::value::Score;
 
 /// Beyond every score any game produces.
 const INFINITY: Score = 1 << 24;
+
+/// How much a live search may spend before it answers "unknown within the
+/// budget" ([`Error::BudgetExhausted`] or [`Error::TimeExhausted`]) instead
+/// of guessing. The default is no limit.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The most positions to visit, over the search's life.
+    pub nodes: Option<u64>,
+    /// The longest time one call may search.
+    pub time: Option<Duration>,
+    /// Memory for a transposition table, in bytes, for solvers with a
+    /// fixed-size one (dots-and-boxes); `None` lets the solver choose.
+    pub table_bytes: Option<u64>,
+}
+
+/// A game's own exact solver (see [`Game::exact_solver`]), which
+/// [`Search`] uses instead of its generic alpha-beta.
+pub trait ExactSolver<P>: fmt::Debug + Send {
+    /// The exact score of `position` for the side to move.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] when the
+    /// limits run out first.
+    fn score(&mut self, position: P) -> Result<Score, Error>;
+
+    /// Positions visited so far.
+    fn nodes(&self) -> u64;
+}
 
 #[derive(Copy, Clone, Debug)]
 enum Bound {
@@ -35,31 +66,50 @@ pub struct Search<'g, G: Game> {
     game: &'g G,
     table: HashMap<G::Position, (Score, Bound)>,
     nodes: u64,
-    budget: Option<u64>,
+    limits: Limits,
+    deadline: Option<Instant>,
+    /// The game's own solver, made on first use: an oracle that answers
+    /// from a table makes a `Search` per probe and never uses it.
+    dedicated: Option<Box<dyn ExactSolver<G::Position>>>,
+    dedicated_made: bool,
 }
 
 impl<'g, G: Game> Search<'g, G> {
     /// A search without a node budget: it always finishes with the exact score.
     pub fn new(game: &'g G) -> Self {
-        Search {
-            game,
-            table: HashMap::new(),
-            nodes: 0,
-            budget: None,
-        }
+        Search::with_limits(game, Limits::default())
     }
 
     /// A search that gives up after visiting `nodes` positions in total.
     pub fn with_budget(game: &'g G, nodes: u64) -> Self {
+        Search::with_limits(
+            game,
+            Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+        )
+    }
+
+    /// A search that gives up when `limits` run out.
+    pub fn with_limits(game: &'g G, limits: Limits) -> Self {
         Search {
-            budget: Some(nodes),
-            ..Search::new(game)
+            game,
+            table: HashMap::new(),
+            nodes: 0,
+            limits,
+            deadline: None,
+            dedicated: None,
+            dedicated_made: false,
         }
     }
 
     /// Positions visited so far.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        match &self.dedicated {
+            Some(solver) => solver.nodes(),
+            None => self.nodes,
+        }
     }
 
     /// The exact score of `position` for the side to move.
@@ -68,6 +118,14 @@ impl<'g, G: Game> Search<'g, G> {
     ///
     /// [`Error::BudgetExhausted`] if the node budget runs out first.
     pub fn score(&mut self, position: G::Position) -> Result<Score, Error> {
+        if !self.dedicated_made {
+            self.dedicated = self.game.exact_solver(self.limits);
+            self.dedicated_made = true;
+        }
+        if let Some(solver) = &mut self.dedicated {
+            return solver.score(position);
+        }
+        self.deadline = self.limits.time.map(|t| Instant::now() + t);
         self.negamax(position, -INFINITY, INFINITY)
     }
 
@@ -78,8 +136,15 @@ impl<'g, G: Game> Search<'g, G> {
         beta: Score,
     ) -> Result<Score, Error> {
         self.nodes += 1;
-        if let Some(budget) = self.budget.filter(|&b| self.nodes > b) {
+        if let Some(budget) = self.limits.nodes.filter(|&b| self.nodes > b) {
             return Err(Error::BudgetExhausted { budget });
+        }
+        if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time) {
+            if self.nodes % 1024 == 0 && Instant::now() > deadline {
+                return Err(Error::TimeExhausted {
+                    millis: time.as_millis() as u64,
+                });
+            }
         }
         if let Some(score) = self.game.terminal_score(position) {
             return Ok(score);

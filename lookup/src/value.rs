@@ -60,6 +60,22 @@ impl Transition {
     }
 }
 
+/// The value of a dots-and-boxes position for the player to move: the net
+/// number of the still unclaimed boxes that player wins under perfect play
+/// (boxes won minus boxes lost from here on). It is also its [`Score`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Margin(pub i32);
+
+impl fmt::Display for Margin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == 0 {
+            f.write_str("0")
+        } else {
+            write!(f, "{:+}", self.0)
+        }
+    }
+}
+
 /// Win, draw or loss, from the side to move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]

@@ -580,6 +580,7 @@ impl Game for Cube {
         if cells != CELLS {
             return Err(PositionError::Length {
                 game: "cube",
+                unit: "cells",
                 expected: CELLS,
                 found: cells,
             });

@@ -237,6 +237,7 @@ impl Game for TicTacToe {
         if cells != CELLS {
             return Err(PositionError::Length {
                 game: "tic-tac-toe",
+                unit: "cells",
                 expected: CELLS,
                 found: cells,
             });

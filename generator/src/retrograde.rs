@@ -1,0 +1,474 @@
+//! Dots-and-boxes tables by retrograde analysis over the dense array of all
+//! `2^E` edge sets.
+//!
+//! Every set of edges is a reachable position, and a child (one more edge)
+//! is always a larger number than its parent, so one pass from the full
+//! board down to the empty one solves everything:
+//! `v(S) = max over undrawn e of (k + v(S∪e) if e completes k > 0 boxes,
+//! else −v(S∪e))`.
+//!
+//! The cost is memory traffic, so the pass is organised around it. The mask
+//! is split into `HIGH_BITS` high bits, which choose a *chunk*, and low bits,
+//! the offset inside it. A child that adds a low edge lies in the same chunk
+//! at a higher offset (already solved, since each chunk is solved from its
+//! top down); a child that adds a high edge lies at the *same offset* in the
+//! chunk with that high bit set. So chunks whose high parts have the same
+//! number of bits are independent and are solved in parallel, layer by layer
+//! from the most high bits to the fewest, and every read of another chunk is
+//! a sequential stream (descending offsets) that hardware prefetchers
+//! follow. Reads inside the chunk are `E_low` more streams at fixed
+//! distances `2^e` behind the write position.
+
+use rayon::prelude::*;
+use solvedb_lookup::{Dots, EdgeSymmetries};
+
+use crate::solve::{LayerCount, Solution};
+
+/// High bits that choose a chunk: 2^8 chunks give both cores plenty of
+/// independent work per layer, and a chunk of a 31-edge board is 8 MiB.
+const HIGH_BITS: u32 = 8;
+
+/// A box edge mask that no position contains (bit 63 is never an edge),
+/// standing for "no box on this side".
+const NO_BOX: u64 = 1 << 63;
+
+/// The byte of margin 0 (see `ValueEncoding::Margin`): values are kept
+/// biased during the solve so the array is the table's entries already.
+const BIAS: i32 = 128;
+
+/// For each edge, the other three edges of each box it borders
+/// ([`NO_BOX`] for a side without one): drawing edge `e` into `S`
+/// completes one box per mask `m` with `S & m == m`.
+#[derive(Clone, Debug)]
+pub struct Captures {
+    sides: Vec<[u64; 2]>,
+}
+
+impl Captures {
+    /// The capture masks of a board.
+    pub fn new(board: Dots) -> Captures {
+        let sides = (0..board.edges())
+            .map(|e| {
+                let mut sides = [NO_BOX; 2];
+                for (slot, (r, c)) in sides.iter_mut().zip(board.boxes_of(e)) {
+                    *slot = board.box_mask(r, c) & !(1 << e);
+                }
+                sides
+            })
+            .collect();
+        Captures { sides }
+    }
+
+    /// Boxes edge `e` completes when drawn into `mask`.
+    #[inline(always)]
+    pub fn gain(&self, mask: u64, e: u32) -> i32 {
+        let [a, b] = self.sides[e as usize];
+        i32::from(mask & a == a) + i32::from(mask & b == b)
+    }
+}
+
+/// The mover's margin for a move that completes `gain` boxes and leads to a
+/// position worth `child` (from its mover's side).
+#[inline(always)]
+fn backup(gain: i32, child: i32) -> i32 {
+    if gain > 0 { gain + child } else { -child }
+}
+
+/// Solves every position of a board: `128 + margin` for every edge mask, in
+/// mask order.
+///
+/// # Panics
+///
+/// If the board's `2^E` bytes do not fit the address space.
+pub fn solve_values(board: Dots) -> Vec<u8> {
+    let edges = board.edges();
+    let high = HIGH_BITS.min(edges);
+    let low = edges - high;
+    let chunk_len = 1usize << low;
+    let total = usize::try_from(1u64 << edges).expect("table fits memory");
+    let captures = Captures::new(board);
+    let full = board.full();
+
+    let mut values = vec![0u8; total];
+    let mut chunks: Vec<&mut [u8]> = values.chunks_mut(chunk_len).collect();
+    for layer in (0..=high).rev() {
+        // Take this layer's chunks out to write them, and read the others.
+        let mut work: Vec<(u64, &mut [u8])> = (0..chunks.len() as u64)
+            .filter(|h| h.count_ones() == layer)
+            .map(|h| (h, std::mem::take(&mut chunks[h as usize])))
+            .collect();
+        {
+            let readers: Vec<&[u8]> = chunks.iter().map(|c| &**c).collect();
+            work.par_iter_mut().for_each(|(h, chunk)| {
+                if low >= RUN_BITS {
+                    solve_chunk_in_runs(*h, chunk, &readers, low, high, &captures);
+                } else {
+                    solve_chunk(*h, chunk, &readers, low, high, &captures, full);
+                }
+            });
+        }
+        for (h, chunk) in work {
+            chunks[h as usize] = chunk;
+        }
+    }
+    drop(chunks);
+    values
+}
+
+/// The bytes the chunked pass must move at least: each chunk written once
+/// and read once by every chunk one high bit below it.
+pub fn streamed_bytes(board: Dots) -> u64 {
+    let high = HIGH_BITS.min(board.edges());
+    let chunk_len = 1u64 << (board.edges() - high);
+    (0..1u64 << high)
+        .map(|h| chunk_len * (1 + u64::from(h.count_ones())))
+        .sum()
+}
+
+/// Solves chunk `h` (offsets from the top down), reading solved children in
+/// the same chunk and in the chunks one high bit above (`readers`).
+fn solve_chunk(
+    h: u64,
+    chunk: &mut [u8],
+    readers: &[&[u8]],
+    low: u32,
+    high: u32,
+    captures: &Captures,
+    full: u64,
+) {
+    let parents: Vec<(u32, &[u8])> = (0..high)
+        .filter(|&j| h & 1 << j == 0)
+        .map(|j| (low + j, readers[(h | 1 << j) as usize]))
+        .collect();
+    let low_mask = (1u64 << low) - 1;
+    let base = h << low;
+    for offset in (0..chunk.len()).rev() {
+        let mask = base | offset as u64;
+        if mask == full {
+            chunk[offset] = BIAS as u8;
+            continue;
+        }
+        let mut best = i32::MIN;
+        let mut free = !mask & low_mask;
+        while free != 0 {
+            let e = free.trailing_zeros();
+            free &= free - 1;
+            let child = i32::from(chunk[offset | 1 << e]) - BIAS;
+            best = best.max(backup(captures.gain(mask, e), child));
+        }
+        for &(e, parent) in &parents {
+            let child = i32::from(parent[offset]) - BIAS;
+            best = best.max(backup(captures.gain(mask, e), child));
+        }
+        chunk[offset] = (best + BIAS) as u8;
+    }
+}
+
+/// Offsets handled together: a run of `2^RUN_BITS` consecutive masks that
+/// differ only in their lowest `RUN_BITS` edges.
+const RUN_BITS: u32 = 6;
+const RUN: usize = 1 << RUN_BITS;
+
+/// For each edge, which offsets inside a run satisfy the low part of each
+/// of its two capture masks (1 or 0 per lane), so that the gain of a whole
+/// run is two byte-wise ANDs and an add, which the compiler vectorises.
+struct RunTables {
+    lanes: Vec<[[u8; RUN]; 2]>,
+}
+
+impl RunTables {
+    fn new(captures: &Captures) -> RunTables {
+        let low = (RUN - 1) as u64;
+        let lanes = captures
+            .sides
+            .iter()
+            .map(|sides| {
+                let mut lanes = [[0u8; RUN]; 2];
+                for (side, mask) in lanes.iter_mut().zip(sides) {
+                    for (i, lane) in side.iter_mut().enumerate() {
+                        *lane = u8::from(i as u64 & mask & low == mask & low);
+                    }
+                }
+                lanes
+            })
+            .collect();
+        RunTables { lanes }
+    }
+}
+
+/// Folds the moves along edge `e` (not in any mask of the run at `base`)
+/// into `best`: `children` are the 64 solved children, biased bytes.
+#[inline(always)]
+fn fold_edge(
+    best: &mut [i8; RUN],
+    children: &[u8],
+    base: u64,
+    e: u32,
+    captures: &Captures,
+    tables: &RunTables,
+) {
+    let children: &[u8; RUN] = children.try_into().expect("a run of children");
+    let [a, b] = captures.sides[e as usize];
+    let high = !((RUN - 1) as u64);
+    // Whether the run's shared high bits complete each box's other edges.
+    let on = |m: u64| {
+        if base & m & high == m & high {
+            0xffu8
+        } else {
+            0
+        }
+    };
+    let (on_a, on_b) = (on(a), on(b));
+    if on_a | on_b == 0 {
+        for (best, &child) in best.iter_mut().zip(children) {
+            *best = (*best).max(((child ^ 0x80) as i8).wrapping_neg());
+        }
+        return;
+    }
+    let [lanes_a, lanes_b] = &tables.lanes[e as usize];
+    for i in 0..RUN {
+        let gain = ((lanes_a[i] & on_a) + (lanes_b[i] & on_b)) as i8;
+        let child = (children[i] ^ 0x80) as i8;
+        let value = if gain > 0 {
+            gain.wrapping_add(child)
+        } else {
+            child.wrapping_neg()
+        };
+        best[i] = best[i].max(value);
+    }
+}
+
+/// [`solve_chunk`] for chunks of at least one run: every edge above the run
+/// is the same for its 64 masks, so their children are 64 consecutive
+/// bytes and the run is folded with byte-wise vector code; only the moves
+/// inside the run (its lowest `RUN_BITS` edges) are done mask by mask.
+fn solve_chunk_in_runs(
+    h: u64,
+    chunk: &mut [u8],
+    readers: &[&[u8]],
+    low: u32,
+    high: u32,
+    captures: &Captures,
+) {
+    let tables = RunTables::new(captures);
+    let parents: Vec<(u32, &[u8])> = (0..high)
+        .filter(|&j| h & 1 << j == 0)
+        .map(|j| (low + j, readers[(h | 1 << j) as usize]))
+        .collect();
+    let low_mask = (1u64 << low) - 1;
+    let run_mask = (RUN - 1) as u64;
+    for start in (0..chunk.len()).step_by(RUN).rev() {
+        let base = h << low | start as u64;
+        let mut best = [i8::MIN; RUN];
+        let mut free = !base & low_mask & !run_mask;
+        while free != 0 {
+            let e = free.trailing_zeros();
+            free &= free - 1;
+            let at = start | 1 << e;
+            let (_, above) = chunk.split_at(at);
+            fold_edge(&mut best, &above[..RUN], base, e, captures, &tables);
+        }
+        for &(e, parent) in &parents {
+            fold_edge(
+                &mut best,
+                &parent[start..start + RUN],
+                base,
+                e,
+                captures,
+                &tables,
+            );
+        }
+        let out: &mut [u8; RUN] = (&mut chunk[start..start + RUN])
+            .try_into()
+            .expect("a whole run");
+        finish_lanes(&mut best, out, 0, RUN, base, captures, &tables);
+    }
+}
+
+/// Folds the moves inside a run into lanes `first .. first + width` and
+/// writes them out, butterfly fashion: the upper half (bit `e` set, `width
+/// = 2^(e+1)`) is finished first, then it is the children of the lower half
+/// along edge `e`, 32, 16, ... consecutive bytes at a time.
+fn finish_lanes(
+    best: &mut [i8; RUN],
+    out: &mut [u8; RUN],
+    first: usize,
+    width: usize,
+    base: u64,
+    captures: &Captures,
+    tables: &RunTables,
+) {
+    if width == 1 {
+        // Only the full board has no move at all; it is worth 0.
+        let value = if best[first] == i8::MIN {
+            0
+        } else {
+            best[first]
+        };
+        out[first] = (value as u8) ^ 0x80;
+        return;
+    }
+    let half = width / 2;
+    let e = half.trailing_zeros();
+    finish_lanes(best, out, first + half, half, base, captures, tables);
+    let [a, b] = captures.sides[e as usize];
+    let high = !((RUN - 1) as u64);
+    let on = |m: u64| {
+        if base & m & high == m & high {
+            0xffu8
+        } else {
+            0
+        }
+    };
+    let (on_a, on_b) = (on(a), on(b));
+    let [lanes_a, lanes_b] = &tables.lanes[e as usize];
+    for i in first..first + half {
+        let gain = ((lanes_a[i] & on_a) + (lanes_b[i] & on_b)) as i8;
+        let child = (out[i + half] ^ 0x80) as i8;
+        let value = if gain > 0 {
+            gain.wrapping_add(child)
+        } else {
+            child.wrapping_neg()
+        };
+        best[i] = best[i].max(value);
+    }
+    finish_lanes(best, out, first, half, base, captures, tables);
+}
+
+/// Clears every entry whose mask is not canonical (the least of its
+/// symmetric images: those probe through their canonical image), and counts
+/// the positions by edges drawn, raw and canonical.
+pub fn keep_canonical(board: Dots, values: &mut [u8]) -> Vec<LayerCount> {
+    let symmetries: EdgeSymmetries = board.symmetries();
+    let edges = board.edges() as usize;
+    const BLOCK: usize = 1 << 16;
+    // The images of each lowest byte, per symmetry but the identity.
+    let low_images: Vec<[u64; 256]> = (1..symmetries.count())
+        .map(|s| std::array::from_fn(|i| symmetries.image(s, i as u64)))
+        .collect();
+    let canonical = values
+        .par_chunks_mut(BLOCK)
+        .enumerate()
+        .fold(
+            || vec![0u64; edges + 1],
+            |mut counts, (block, entries)| {
+                // Masks that share all but their lowest byte share the rest
+                // of each image: one table lookup per symmetry and mask.
+                for (run, entries) in entries.chunks_mut(256).enumerate() {
+                    let base = (block * BLOCK + run * 256) as u64;
+                    let shared: Vec<u64> = (1..symmetries.count())
+                        .map(|s| symmetries.image(s, base))
+                        .collect();
+                    for (i, entry) in entries.iter_mut().enumerate() {
+                        let mask = base | i as u64;
+                        let canonical = shared
+                            .iter()
+                            .zip(&low_images)
+                            .all(|(&high, low)| high | low[i] >= mask);
+                        if canonical {
+                            counts[mask.count_ones() as usize] += 1;
+                        } else {
+                            *entry = 0;
+                        }
+                    }
+                }
+                counts
+            },
+        )
+        .reduce(
+            || vec![0u64; edges + 1],
+            |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
+        );
+    canonical
+        .iter()
+        .enumerate()
+        .map(|(ply, &canonical)| LayerCount {
+            ply,
+            reachable: binomial(edges as u64, ply as u64),
+            canonical,
+        })
+        .collect()
+}
+
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// The table solution of a board: every position solved, canonical ones
+/// kept.
+pub fn solve(board: Dots) -> Solution {
+    let mut entries = solve_values(board);
+    let layers = keep_canonical(board, &mut entries);
+    let stored = layers.iter().map(|l| l.canonical).sum();
+    Solution {
+        layers,
+        entries,
+        stored,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use solvedb_lookup::{Game, Tabled};
+
+    use super::*;
+
+    /// The plain recursion over `Game`, memoised in a map.
+    fn plain(board: Dots, mask: u64, memo: &mut Vec<Option<i32>>) -> i32 {
+        if let Some(v) = memo[mask as usize] {
+            return v;
+        }
+        let position = solvedb_lookup::Edges(mask);
+        let v = match board.terminal_score(position) {
+            Some(s) => s,
+            None => board
+                .moves(position)
+                .into_iter()
+                .map(|mv| {
+                    let (child, tr) = board.play(position, mv);
+                    tr.backup(plain(board, child.0, memo))
+                })
+                .max()
+                .unwrap(),
+        };
+        memo[mask as usize] = Some(v);
+        v
+    }
+
+    #[test]
+    fn chunked_pass_equals_plain_recursion() {
+        // 2x2 and 1x3 have fewer edges than HIGH_BITS + 4; 2x3 splits 8 + 9.
+        for (rows, cols) in [(1, 1), (1, 3), (2, 2), (3, 1), (2, 3), (3, 2), (1, 5)] {
+            let board = Dots::new(rows, cols).unwrap();
+            let values = solve_values(board);
+            let mut memo = vec![None; values.len()];
+            for mask in 0..values.len() as u64 {
+                let expected = plain(board, mask, &mut memo);
+                assert_eq!(i32::from(values[mask as usize]) - BIAS, expected);
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_entries_are_kept_and_counted() {
+        let board = Dots::new(2, 2).unwrap();
+        let mut values = solve_values(board);
+        let layers = keep_canonical(board, &mut values);
+        let mut counts = vec![0u64; 13];
+        for mask in 0..values.len() as u64 {
+            let p = solvedb_lookup::Edges(mask);
+            let canonical = board.canonical(p) == p;
+            assert_eq!(values[mask as usize] != 0, canonical);
+            counts[mask.count_ones() as usize] += u64::from(canonical);
+            if canonical {
+                let score = board.decode(p, mask, values[mask as usize]).unwrap();
+                assert!(score.abs() <= 4);
+            }
+        }
+        assert_eq!(
+            layers.iter().map(|l| l.canonical).collect::<Vec<_>>(),
+            counts
+        );
+        assert_eq!(layers.iter().map(|l| l.reachable).sum::<u64>(), 1 << 12);
+    }
+}

@@ -1,0 +1,790 @@
+//! Dots-and-boxes on a board of `rows` × `cols` boxes.
+//!
+//! # Edges
+//!
+//! A board of `m` × `n` boxes has `(m+1)·n` horizontal and `m·(n+1)` vertical
+//! edges. Dots are at `(r, c)`, `0 ≤ r ≤ m`, `0 ≤ c ≤ n`, row 0 at the top.
+//!
+//! - `h r,c` (`0 ≤ r ≤ m`, `0 ≤ c < n`) joins dots `(r, c)` and `(r, c+1)`:
+//!   the top of box `(r, c)` and the bottom of box `(r-1, c)`.
+//! - `v r,c` (`0 ≤ r < m`, `0 ≤ c ≤ n`) joins dots `(r, c)` and `(r+1, c)`:
+//!   the left of box `(r, c)` and the right of box `(r, c-1)`.
+//!
+//! Edges are numbered horizontal first, row by row from the top and left to
+//! right within a row (`h r,c` is number `r·n + c`), then vertical, row by
+//! row (`v r,c` is number `(m+1)·n + r·(n+1) + c`). A position is the set of
+//! drawn edges, bit `i` of an [`Edges`] mask for edge `i`.
+//!
+//! # Notation
+//!
+//! A position is written `MxN:` followed by either one `0`/`1` per edge in
+//! edge-number order (`1x1:1010` has the top and left edge of the one box
+//! drawn), or a list of moves separated by spaces or `;` (`1x1:h0,0 v0,0`; an
+//! empty list is the empty board). A move is written `h2,1` or `v0,3`, as in
+//! the list above. [`Game::notation`] writes the `0`/`1` form.
+//!
+//! # Values
+//!
+//! Whose turn it is does not matter: the value of a set of edges for the
+//! player to move is the net number of the still unclaimed boxes that player
+//! wins under perfect play (a [`Margin`]), whatever the score so far. A move
+//! that completes `k > 0` boxes scores `k` and the same player moves again
+//! ([`Transition`] with `same_mover`); any other move passes the turn.
+//!
+//! ```
+//! use solvedb_lookup::{Dots, Game};
+//!
+//! let board = Dots::new(1, 1)?;
+//! let p = board.parse("1x1:h0,0 v0,0 h1,0")?;
+//! assert_eq!(board.notation(p), "1x1:1110");
+//! let (_, transition) = board.play(p, board.parse_move("v0,1")?);
+//! assert_eq!(transition.gain, 1);
+//! # Ok::<(), solvedb_lookup::PositionError>(())
+//! ```
+
+mod endgame;
+
+use std::fmt;
+
+pub use endgame::{EndgameSolver, Rules};
+
+use crate::error::{PositionError, TableError};
+use crate::game::{Game, GameId, IndexScheme, Tabled, ValueEncoding};
+use crate::search::{ExactSolver, Limits};
+use crate::value::{Margin, Score, Transition};
+
+/// The most edges a board may have: positions are `u64` masks, and a table's
+/// slot count `2^edges` must fit a `u64`.
+pub const MAX_EDGES: u32 = 63;
+
+/// The entry byte of margin 0 in [`ValueEncoding::Margin`].
+const MARGIN_BIAS: i32 = 128;
+
+/// A dots-and-boxes board of `rows` × `cols` boxes. See the
+/// [module documentation](self).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Dots {
+    rows: u8,
+    cols: u8,
+}
+
+/// The drawn edges of a position, bit `i` for edge `i` (see the
+/// [module documentation](self) for the numbering). Ordered as numbers; the
+/// canonical form of a position is its least symmetric image.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Edges(pub u64);
+
+impl Edges {
+    /// The mask of drawn edges.
+    pub fn mask(self) -> u64 {
+        self.0
+    }
+
+    /// Edges drawn.
+    pub fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+}
+
+/// One edge, named by its orientation and coordinates (see the
+/// [module documentation](self)): `h2,1` or `v0,3`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Line {
+    /// Horizontal (`h`) or vertical (`v`).
+    pub horizontal: bool,
+    /// Row of dots (`h`) or of boxes (`v`).
+    pub row: u8,
+    /// Column of boxes (`h`) or of dots (`v`).
+    pub col: u8,
+}
+
+impl fmt::Display for Line {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = if self.horizontal { 'h' } else { 'v' };
+        write!(f, "{kind}{},{}", self.row, self.col)
+    }
+}
+
+impl Dots {
+    /// A board of `rows` × `cols` boxes.
+    ///
+    /// # Errors
+    ///
+    /// [`PositionError::Board`] if a side is 0 or the board has more than
+    /// [`MAX_EDGES`] edges.
+    pub fn new(rows: u8, cols: u8) -> Result<Dots, PositionError> {
+        let bad = |reason: String| PositionError::Board {
+            input: format!("{rows}x{cols}"),
+            reason,
+        };
+        if rows == 0 || cols == 0 {
+            return Err(bad("a board needs at least one row and one column".into()));
+        }
+        let edges = edge_count(u32::from(rows), u32::from(cols));
+        if edges > MAX_EDGES {
+            return Err(bad(format!(
+                "it has {edges} edges; at most {MAX_EDGES} are supported (5x5 has 60)"
+            )));
+        }
+        Ok(Dots { rows, cols })
+    }
+
+    /// The board a [`GameId::Dots`] names.
+    ///
+    /// # Errors
+    ///
+    /// As [`Dots::new`], and [`PositionError::Board`] for other games.
+    pub fn from_id(id: GameId) -> Result<Dots, PositionError> {
+        match id {
+            GameId::Dots { rows, cols } => Dots::new(rows, cols),
+            other => Err(PositionError::Board {
+                input: other.to_string(),
+                reason: "not a dots-and-boxes board".into(),
+            }),
+        }
+    }
+
+    /// Rows of boxes.
+    pub fn rows(self) -> u32 {
+        u32::from(self.rows)
+    }
+
+    /// Columns of boxes.
+    pub fn cols(self) -> u32 {
+        u32::from(self.cols)
+    }
+
+    /// Edges on the board.
+    pub fn edges(self) -> u32 {
+        edge_count(self.rows(), self.cols())
+    }
+
+    /// Boxes on the board.
+    pub fn boxes(self) -> u32 {
+        self.rows() * self.cols()
+    }
+
+    /// The mask with every edge drawn.
+    pub fn full(self) -> u64 {
+        (1u64 << self.edges()) - 1
+    }
+
+    /// Horizontal edges (they are numbered first).
+    fn horizontal_edges(self) -> u32 {
+        (self.rows() + 1) * self.cols()
+    }
+
+    /// The number of `h r,c`.
+    fn h(self, r: u32, c: u32) -> u32 {
+        r * self.cols() + c
+    }
+
+    /// The number of `v r,c`.
+    fn v(self, r: u32, c: u32) -> u32 {
+        self.horizontal_edges() + r * (self.cols() + 1) + c
+    }
+
+    /// The four edges of box `(r, c)`.
+    pub fn box_mask(self, r: u32, c: u32) -> u64 {
+        1 << self.h(r, c) | 1 << self.h(r + 1, c) | 1 << self.v(r, c) | 1 << self.v(r, c + 1)
+    }
+
+    /// The boxes (row, column) on either side of edge `edge`: one on the
+    /// border, two inside.
+    pub fn boxes_of(self, edge: u32) -> impl Iterator<Item = (u32, u32)> {
+        let line = self.line(edge);
+        let (r, c) = (u32::from(line.row), u32::from(line.col));
+        let (first, second) = if line.horizontal {
+            (
+                r.checked_sub(1).map(|r| (r, c)),
+                (r < self.rows()).then_some((r, c)),
+            )
+        } else {
+            (
+                c.checked_sub(1).map(|c| (r, c)),
+                (c < self.cols()).then_some((r, c)),
+            )
+        };
+        first.into_iter().chain(second)
+    }
+
+    /// The number of edge `line` (which must be on this board).
+    pub fn edge_index(self, line: Line) -> u32 {
+        let (r, c) = (u32::from(line.row), u32::from(line.col));
+        if line.horizontal {
+            self.h(r, c)
+        } else {
+            self.v(r, c)
+        }
+    }
+
+    /// The edge with number `edge` (`edge < self.edges()`).
+    pub fn line(self, edge: u32) -> Line {
+        let horizontals = self.horizontal_edges();
+        if edge < horizontals {
+            Line {
+                horizontal: true,
+                row: (edge / self.cols()) as u8,
+                col: (edge % self.cols()) as u8,
+            }
+        } else {
+            let e = edge - horizontals;
+            Line {
+                horizontal: false,
+                row: (e / (self.cols() + 1)) as u8,
+                col: (e % (self.cols() + 1)) as u8,
+            }
+        }
+    }
+
+    /// Boxes whose four edges are all drawn.
+    pub fn completed_boxes(self, mask: u64) -> u32 {
+        let mut done = 0;
+        for r in 0..self.rows() {
+            for c in 0..self.cols() {
+                let b = self.box_mask(r, c);
+                done += u32::from(mask & b == b);
+            }
+        }
+        done
+    }
+
+    /// Boxes not yet completed: what the margin of a position is counted in.
+    pub fn remaining_boxes(self, mask: u64) -> u32 {
+        self.boxes() - self.completed_boxes(mask)
+    }
+
+    /// Draws edge `edge` (not yet drawn in `mask`): the new mask and the
+    /// number of boxes the edge completes.
+    pub fn draw(self, mask: u64, edge: u32) -> (u64, u32) {
+        let next = mask | 1 << edge;
+        let gain = self
+            .boxes_of(edge)
+            .filter(|&(r, c)| {
+                let b = self.box_mask(r, c);
+                next & b == b
+            })
+            .count() as u32;
+        (next, gain)
+    }
+
+    /// Whether the board is square, with 8 symmetries instead of 4.
+    fn square(self) -> bool {
+        self.rows == self.cols
+    }
+
+    /// Where symmetry `s` maps edge `edge`. Symmetry `s` transposes if
+    /// `s & 4` (square boards only), then mirrors top and bottom if `s & 1`
+    /// and left and right if `s & 2`; `0` is the identity.
+    pub fn map_edge(self, s: usize, edge: u32) -> u32 {
+        let Line {
+            mut horizontal,
+            row,
+            col,
+        } = self.line(edge);
+        let (mut r, mut c) = (u32::from(row), u32::from(col));
+        let (m, n) = (self.rows(), self.cols());
+        if s & 4 != 0 {
+            // Transposing swaps the dots (r, c) and (c, r): h r,c joins
+            // (r, c)-(r, c+1), whose image (c, r)-(c+1, r) is v c,r.
+            horizontal = !horizontal;
+            (r, c) = (c, r);
+        }
+        if s & 1 != 0 {
+            r = if horizontal { m - r } else { m - 1 - r };
+        }
+        if s & 2 != 0 {
+            c = if horizontal { n - 1 - c } else { n - c };
+        }
+        if horizontal {
+            self.h(r, c)
+        } else {
+            self.v(r, c)
+        }
+    }
+
+    /// Byte-wise lookup tables for this board's symmetries, for code that
+    /// canonicalises many positions.
+    pub fn symmetries(self) -> EdgeSymmetries {
+        let count = self.symmetry_count();
+        let bytes = self.edges().div_ceil(8) as usize;
+        let mut tables = vec![[0u64; 256]; count * bytes];
+        for s in 0..count {
+            for byte in 0..bytes {
+                let table = &mut tables[s * bytes + byte];
+                for (value, image) in table.iter_mut().enumerate() {
+                    for bit in 0..8 {
+                        let edge = (byte * 8 + bit) as u32;
+                        if value & 1 << bit != 0 && edge < self.edges() {
+                            *image |= 1 << self.map_edge(s, edge);
+                        }
+                    }
+                }
+            }
+        }
+        EdgeSymmetries {
+            count,
+            bytes,
+            tables,
+        }
+    }
+
+    fn parse_digits(self, digits: &str, offset: usize) -> Result<u64, PositionError> {
+        let mut mask = 0u64;
+        let mut edges = 0u32;
+        for (at, ch) in digits.char_indices() {
+            match ch {
+                '0' | '1' => {
+                    if ch == '1' && edges < 64 {
+                        mask |= 1 << edges;
+                    }
+                    edges += 1;
+                }
+                _ => {
+                    return Err(PositionError::Character {
+                        found: ch,
+                        at: offset + at,
+                        expected: "'0' or '1', one per edge (or a list of moves like h0,1 v2,0)",
+                    });
+                }
+            }
+        }
+        if edges != self.edges() {
+            return Err(PositionError::Length {
+                game: "dots-and-boxes",
+                unit: "edges",
+                expected: self.edges() as usize,
+                found: edges as usize,
+            });
+        }
+        Ok(mask)
+    }
+
+    fn parse_move_list(self, moves: &str) -> Result<u64, PositionError> {
+        let mut mask = 0u64;
+        for text in moves.split(|c: char| c.is_whitespace() || c == ';') {
+            if text.is_empty() {
+                continue;
+            }
+            let bit = 1 << self.edge_index(self.parse_move(text)?);
+            if mask & bit != 0 {
+                return Err(PositionError::IllegalMove {
+                    mv: text.to_owned(),
+                    reason: "it is already drawn",
+                });
+            }
+            mask |= bit;
+        }
+        Ok(mask)
+    }
+}
+
+fn edge_count(rows: u32, cols: u32) -> u32 {
+    (rows + 1) * cols + rows * (cols + 1)
+}
+
+/// Byte-wise lookup tables for the symmetries of one board: the image of a
+/// mask is the OR of one table entry per byte. Built by [`Dots::symmetries`].
+#[derive(Clone, Debug)]
+pub struct EdgeSymmetries {
+    count: usize,
+    bytes: usize,
+    tables: Vec<[u64; 256]>,
+}
+
+impl EdgeSymmetries {
+    /// Number of symmetries, the identity included.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The image of `mask` under symmetry `s`.
+    #[inline]
+    pub fn image(&self, s: usize, mask: u64) -> u64 {
+        let tables = &self.tables[s * self.bytes..(s + 1) * self.bytes];
+        tables.iter().enumerate().fold(0, |acc, (byte, table)| {
+            acc | table[(mask >> (8 * byte)) as usize & 0xff]
+        })
+    }
+
+    /// The least image of `mask`.
+    #[inline]
+    pub fn canonical(&self, mask: u64) -> u64 {
+        (1..self.count).fold(mask, |least, s| least.min(self.image(s, mask)))
+    }
+
+    /// Whether `mask` is its own least image.
+    #[inline]
+    pub fn is_canonical(&self, mask: u64) -> bool {
+        (1..self.count).all(|s| self.image(s, mask) >= mask)
+    }
+}
+
+/// Parses `MxN` (1 ≤ M, N ≤ 255).
+fn parse_board(text: &str) -> Option<(u8, u8)> {
+    let (rows, cols) = text.split_once('x')?;
+    Some((rows.parse().ok()?, cols.parse().ok()?))
+}
+
+impl Game for Dots {
+    type Position = Edges;
+    type Move = Line;
+    type Value = Margin;
+
+    fn id(&self) -> GameId {
+        GameId::Dots {
+            rows: self.rows,
+            cols: self.cols,
+        }
+    }
+
+    fn start(&self) -> Edges {
+        Edges(0)
+    }
+
+    fn parse(&self, text: &str) -> Result<Edges, PositionError> {
+        let text = text.trim();
+        let Some((board, rest)) = text.split_once(':') else {
+            return Err(PositionError::Board {
+                input: text.to_owned(),
+                reason: format!(
+                    "a position starts with its board, `{}x{}:`",
+                    self.rows, self.cols
+                ),
+            });
+        };
+        if parse_board(board) != Some((self.rows, self.cols)) {
+            return Err(PositionError::Board {
+                input: board.to_owned(),
+                reason: format!("expected this board, {}x{}", self.rows, self.cols),
+            });
+        }
+        let offset = board.len() + 1;
+        let mask = if rest.starts_with(['h', 'v']) || rest.trim().is_empty() {
+            self.parse_move_list(rest)?
+        } else {
+            self.parse_digits(rest, offset)?
+        };
+        Ok(Edges(mask))
+    }
+
+    fn notation(&self, position: Edges) -> String {
+        let mut text = format!("{}x{}:", self.rows, self.cols);
+        text.extend((0..self.edges()).map(|e| if position.0 & 1 << e != 0 { '1' } else { '0' }));
+        text
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Line, PositionError> {
+        let text = text.trim();
+        let bad = |reason: String| PositionError::BadMove {
+            input: text.to_owned(),
+            reason,
+        };
+        let horizontal = match text.chars().next() {
+            Some('h') => true,
+            Some('v') => false,
+            _ => {
+                return Err(bad(
+                    "a move is h or v, a row, a comma and a column, like h2,1 or v0,3".into(),
+                ));
+            }
+        };
+        let coordinates = text[1..]
+            .split_once(',')
+            .and_then(|(r, c)| Some((r.parse::<u8>().ok()?, c.parse::<u8>().ok()?)));
+        let Some((row, col)) = coordinates else {
+            return Err(bad(
+                "a move is h or v, a row, a comma and a column, like h2,1 or v0,3".into(),
+            ));
+        };
+        let (max_row, max_col) = if horizontal {
+            (self.rows, self.cols - 1)
+        } else {
+            (self.rows - 1, self.cols)
+        };
+        if row > max_row || col > max_col {
+            let kind = if horizontal { 'h' } else { 'v' };
+            return Err(bad(format!(
+                "on a {}x{} board {kind} edges have rows 0..={max_row} and columns 0..={max_col}",
+                self.rows, self.cols
+            )));
+        }
+        Ok(Line {
+            horizontal,
+            row,
+            col,
+        })
+    }
+
+    fn moves(&self, position: Edges) -> Vec<Line> {
+        let free = self.full() & !position.0;
+        (0..self.edges())
+            .filter(|&e| free & 1 << e != 0)
+            .map(|e| self.line(e))
+            .collect()
+    }
+
+    fn play(&self, position: Edges, line: Line) -> (Edges, Transition) {
+        let (next, gain) = self.draw(position.0, self.edge_index(line));
+        let transition = if gain > 0 {
+            Transition {
+                same_mover: true,
+                gain: gain as Score,
+            }
+        } else {
+            Transition::PASS
+        };
+        (Edges(next), transition)
+    }
+
+    fn terminal_score(&self, position: Edges) -> Option<Score> {
+        (position.0 & self.full() == self.full()).then_some(0)
+    }
+
+    fn value(&self, _position: Edges, score: Score) -> Margin {
+        Margin(score)
+    }
+
+    fn symmetry_count(&self) -> usize {
+        if self.square() { 8 } else { 4 }
+    }
+
+    /// The [`EndgameSolver`], with chain and loop theory.
+    fn exact_solver(&self, limits: Limits) -> Option<Box<dyn ExactSolver<Edges>>> {
+        Some(Box::new(EndgameSolver::new(*self, limits)))
+    }
+
+    fn symmetric(&self, position: Edges, index: usize) -> Edges {
+        assert!(
+            index < self.symmetry_count(),
+            "symmetry {index} of {self:?}"
+        );
+        let mut image = 0;
+        let mut rest = position.0;
+        while rest != 0 {
+            let edge = rest.trailing_zeros();
+            rest &= rest - 1;
+            image |= 1 << self.map_edge(index, edge);
+        }
+        Edges(image)
+    }
+}
+
+impl Tabled for Dots {
+    const INDEX: IndexScheme = IndexScheme::EdgeMaskCanonical;
+    const VALUES: ValueEncoding = ValueEncoding::Margin;
+
+    fn slots(&self) -> u64 {
+        1 << self.edges()
+    }
+
+    fn slot(&self, canonical: Edges) -> u64 {
+        canonical.0
+    }
+
+    fn position_at(&self, slot: u64) -> Option<Edges> {
+        (slot <= self.full()).then_some(Edges(slot))
+    }
+
+    fn encode(&self, _position: Edges, score: Score) -> u8 {
+        encode_margin(score)
+    }
+
+    fn decode(&self, position: Edges, slot: u64, entry: u8) -> Result<Score, TableError> {
+        let bad = |reason: String| TableError::Entry { slot, reason };
+        if entry == 0 {
+            return Err(bad("no position stored here".into()));
+        }
+        let margin = i32::from(entry) - MARGIN_BIAS;
+        let remaining = self.remaining_boxes(position.0) as i32;
+        if margin.abs() > remaining || (margin - remaining) % 2 != 0 {
+            return Err(bad(format!(
+                "margin {margin} with {remaining} boxes unclaimed"
+            )));
+        }
+        Ok(margin)
+    }
+}
+
+/// The entry byte of a margin in [`ValueEncoding::Margin`]: `128 + margin`.
+///
+/// # Panics
+///
+/// If the margin is outside `-127..=127` (no board has that many boxes).
+pub fn encode_margin(margin: Score) -> u8 {
+    u8::try_from(margin + MARGIN_BIAS)
+        .ok()
+        .filter(|&e| e != 0)
+        .expect("margin within -127..=127")
+}
+
+/// The margin an entry byte of [`ValueEncoding::Margin`] holds (no checks).
+pub fn decode_margin(entry: u8) -> Score {
+    i32::from(entry) - MARGIN_BIAS
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    fn boards() -> Vec<Dots> {
+        let mut all = Vec::new();
+        for rows in 1..=5 {
+            for cols in 1..=5 {
+                all.push(Dots::new(rows, cols).unwrap());
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn edges_number_and_name_each_other() {
+        for board in boards() {
+            let mut names = HashSet::new();
+            for e in 0..board.edges() {
+                let line = board.line(e);
+                assert_eq!(board.edge_index(line), e);
+                assert_eq!(board.parse_move(&line.to_string()).unwrap(), line);
+                assert!(names.insert(line.to_string()));
+            }
+            // Every box has four distinct edges, each edge one or two boxes.
+            let mut seen = vec![0; board.edges() as usize];
+            for r in 0..board.rows() {
+                for c in 0..board.cols() {
+                    let b = board.box_mask(r, c);
+                    assert_eq!(b.count_ones(), 4);
+                    for e in 0..board.edges() {
+                        if b & 1 << e != 0 {
+                            seen[e as usize] += 1;
+                            assert!(board.boxes_of(e).any(|x| x == (r, c)));
+                        }
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&n| n == 1 || n == 2));
+        }
+    }
+
+    #[test]
+    fn symmetries_permute_edges_and_boxes() {
+        for board in boards() {
+            let tables = board.symmetries();
+            let mut maps = HashSet::new();
+            let boxes: HashSet<u64> = (0..board.rows())
+                .flat_map(|r| (0..board.cols()).map(move |c| board.box_mask(r, c)))
+                .collect();
+            for s in 0..board.symmetry_count() {
+                let map: Vec<u32> = (0..board.edges()).map(|e| board.map_edge(s, e)).collect();
+                let distinct: HashSet<u32> = map.iter().copied().collect();
+                assert_eq!(distinct.len(), board.edges() as usize, "{board:?} {s}");
+                assert!(maps.insert(map), "{board:?}: symmetry {s} repeats");
+                for &b in &boxes {
+                    let image = board.symmetric(Edges(b), s).0;
+                    assert!(boxes.contains(&image), "{board:?} {s}");
+                    assert_eq!(tables.image(s, b), image);
+                }
+            }
+            assert_eq!(board.symmetric(Edges(board.full()), 0).0, board.full());
+        }
+    }
+
+    #[test]
+    fn notation_round_trips() {
+        let board = Dots::new(2, 3).unwrap();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let p = Edges(state & board.full());
+            let text = board.notation(p);
+            assert_eq!(board.parse(&text).unwrap(), p);
+            let moves: Vec<String> = board
+                .moves(Edges(board.full() & !p.0))
+                .iter()
+                .map(|m| m.to_string())
+                .collect();
+            let listed = format!("2x3:{}", moves.join(" "));
+            assert_eq!(board.parse(&listed).unwrap(), p, "{listed}");
+        }
+        assert_eq!(board.parse("2x3:").unwrap(), Edges(0));
+    }
+
+    #[test]
+    fn bad_input_gets_a_clear_error() {
+        let board = Dots::new(2, 2).unwrap();
+        assert!(matches!(
+            board.parse("101"),
+            Err(PositionError::Board { .. })
+        ));
+        assert!(matches!(
+            board.parse("3x3:101"),
+            Err(PositionError::Board { .. })
+        ));
+        assert!(matches!(
+            board.parse("2x2:101"),
+            Err(PositionError::Length {
+                expected: 12,
+                found: 3,
+                ..
+            })
+        ));
+        assert!(matches!(
+            board.parse("2x2:10100000002x"),
+            Err(PositionError::Character {
+                found: '2',
+                at: 14,
+                ..
+            })
+        ));
+        assert!(matches!(
+            board.parse("2x2:h0,0 h3,0"),
+            Err(PositionError::BadMove { .. })
+        ));
+        assert!(matches!(
+            board.parse("2x2:h0,0 v0,3"),
+            Err(PositionError::BadMove { .. })
+        ));
+        assert!(matches!(
+            board.parse("2x2:h0,0;h0,0"),
+            Err(PositionError::IllegalMove { .. })
+        ));
+        assert!(matches!(
+            board.parse_move("x1,1"),
+            Err(PositionError::BadMove { .. })
+        ));
+        assert!(matches!(
+            board.parse_move("h1"),
+            Err(PositionError::BadMove { .. })
+        ));
+        assert!(Dots::new(0, 3).is_err());
+        assert!(Dots::new(6, 6).is_err());
+        assert!(Dots::new(5, 5).is_ok());
+        assert!(Dots::new(1, 20).is_ok());
+    }
+
+    #[test]
+    fn drawing_the_fourth_edge_scores() {
+        let board = Dots::new(1, 2).unwrap();
+        let p = board.parse("1x2:h0,0 h1,0 v0,0 h0,1 h1,1 v0,2").unwrap();
+        let (next, tr) = board.play(p, board.parse_move("v0,1").unwrap());
+        assert_eq!(tr.gain, 2);
+        assert!(tr.same_mover);
+        assert_eq!(board.terminal_score(next), Some(0));
+        assert_eq!(board.completed_boxes(next.0), 2);
+    }
+
+    #[test]
+    fn margins_encode_and_decode() {
+        let board = Dots::new(1, 1).unwrap();
+        for m in [-1, 1] {
+            let e = board.encode(Edges(0), m);
+            assert_eq!(board.decode(Edges(0), 0, e), Ok(m));
+        }
+        assert!(board.decode(Edges(0), 0, 0).is_err());
+        assert!(board.decode(Edges(0), 0, encode_margin(0)).is_err());
+        assert!(board.decode(Edges(0), 0, encode_margin(3)).is_err());
+    }
+}
