@@ -6,6 +6,34 @@
 //! that header, links it to the `cdylib` cargo builds, and checks every answer
 //! against [`Oracle`].
 //!
+//! ```c
+//! #include <stdio.h>
+//! #include "solvedb.h"
+//!
+//! int main(void) {
+//!     solvedb *db = solvedb_open("tables"); /* tables are mapped on first use */
+//!     solvedb_value value;
+//!     solvedb_move moves[32];
+//!     size_t count;
+//!     if (db == NULL ||
+//!         solvedb_moves(db, "tictactoe", "X../.O./...", &value, moves, 32,
+//!                       &count) != SOLVEDB_OK) {
+//!         fprintf(stderr, "solvedb: %s\n", solvedb_last_error());
+//!         return 1;
+//!     }
+//!     printf("result %d in %d plies, from the %s\n", value.result, value.plies,
+//!            value.source == SOLVEDB_SOURCE_TABLE ? "table" : "search");
+//!     for (size_t i = 0; i < count; i++) /* best first */
+//!         printf("  move %s: %d in %d\n", moves[i].name, moves[i].value.result,
+//!                moves[i].value.plies);
+//!     solvedb_close(db);
+//!     return 0;
+//! }
+//! ```
+//!
+//! Built with `cargo build --release -p solvedb-capi`, then
+//! `cc -I capi/include example.c -L target/release -lsolvedb_capi`.
+//!
 //! The Rust side is split in two: this file holds the types and the safe
 //! logic (one [`Oracle`] per handle, errors to [`Status`] codes and
 //! messages), `ffi.rs` the `extern "C"` functions and all of the crate's
