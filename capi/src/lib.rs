@@ -347,3 +347,54 @@ impl Handle {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn last_error() -> String {
+        LAST_ERROR.with(|last| last.borrow().to_string_lossy().into_owned())
+    }
+
+    #[test]
+    fn a_panic_becomes_an_internal_error_with_its_message() {
+        let status = guarded(|| panic!("a bug"));
+        assert_eq!(status, Status::Internal);
+        assert_eq!(last_error(), "internal error (panic): a bug");
+    }
+
+    #[test]
+    fn success_keeps_the_last_error_and_failure_replaces_it() {
+        assert_eq!(
+            guarded(|| Err(Failure::new(Status::BadPosition, "first"))),
+            Status::BadPosition
+        );
+        assert_eq!(guarded(|| Ok(())), Status::Ok);
+        assert_eq!(last_error(), "first");
+        guarded(|| Err(Failure::new(Status::Io, "with\0nul")));
+        assert_eq!(last_error(), "with");
+    }
+
+    #[test]
+    fn move_names_that_do_not_fit_are_refused() {
+        let value = AnyValue::Margin(3);
+        let fits = MoveReport {
+            mv: "x".repeat(MOVE_NAME_SIZE - 1),
+            value,
+        };
+        let c = Move::new(&fits, Source::Table).unwrap();
+        assert_eq!(c.name(), fits.mv);
+        assert_eq!(
+            (c.value.kind, c.value.result, c.value.margin),
+            (Kind::Margin, 1, 3)
+        );
+        let too_long = MoveReport {
+            mv: "x".repeat(MOVE_NAME_SIZE),
+            value,
+        };
+        assert_eq!(
+            Move::new(&too_long, Source::Table).unwrap_err().status,
+            Status::Internal
+        );
+    }
+}
