@@ -310,6 +310,12 @@ pub struct Handle {
     oracle: Oracle,
 }
 
+// The header promises that threads may share a handle.
+const _: () = {
+    const fn shareable<T: Send + Sync>() {}
+    shareable::<Handle>();
+};
+
 impl Handle {
     /// The game named `game`.
     fn game(game: &str) -> Result<GameId, Failure> {
