@@ -12,7 +12,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use solvedb_lookup::format::reseal;
-use solvedb_lookup::{Cube, Game, GameId, GameOracle, Table, Tabled, TicTacToe};
+use solvedb_lookup::{Cube, Dots, Game, GameId, GameOracle, Table, Tabled, TicTacToe};
 
 use crate::cli::build_table;
 
@@ -282,11 +282,13 @@ pub fn fuzz(budget: Budget, seed: u64) -> FuzzReport {
     let started = Instant::now();
     let mut rng = Rng::new(seed);
     let mut report = FuzzReport::default();
-    let games = 2;
+    let games = 3;
     let share = budget.split(games);
     let tictactoe = build_table(&TicTacToe, 3).1;
     fuzz_game(TicTacToe, &tictactoe, share, &mut rng, &mut report);
     fuzz_game(Cube, &build_table(&Cube, 3).1, share, &mut rng, &mut report);
+    let dots = Dots::new(2, 3).expect("a supported board");
+    fuzz_game(dots, &build_table(&dots, 3).1, share, &mut rng, &mut report);
     report.elapsed = started.elapsed();
     report
 }
