@@ -309,3 +309,65 @@ pub fn run_dots(board: Dots, rounds: u32, endgame: usize, out: &mut dyn Write) -
     }
     Ok(())
 }
+
+/// Prints each table file's size per stored position and per slot.
+///
+/// # Errors
+///
+/// If the directory or a table cannot be read.
+pub fn table_sizes(dir: &std::path::Path, out: &mut dyn Write) -> Result<()> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "sdb"))
+        .collect();
+    paths.sort();
+    writeln!(
+        out,
+        "{:<16} {:>12} {:>14} {:>16} {:>12} {:>10}",
+        "table", "bytes", "stored", "slots", "bits/stored", "bits/slot"
+    )?;
+    for path in paths {
+        let table = solvedb_lookup::read_table(&path)?;
+        let h = table.header();
+        let bits = table.bytes().len() as f64 * 8.0;
+        // Sorted-keys tables have no slot per position: their slots are the
+        // stored records.
+        let slots = if h.index.is_dense() {
+            h.entries
+        } else {
+            h.stored
+        };
+        writeln!(
+            out,
+            "{:<16} {:>12} {:>14} {:>16} {:>12.2} {:>10.3}",
+            path.file_name().unwrap_or_default().to_string_lossy(),
+            table.bytes().len(),
+            h.stored,
+            slots,
+            bits / h.stored.max(1) as f64,
+            bits / slots.max(1) as f64
+        )?;
+    }
+    Ok(())
+}
+
+/// Prints the peak resident memory of this process (Linux: `VmHWM` from
+/// `/proc/self/status`; elsewhere it says so).
+///
+/// # Errors
+///
+/// If output fails.
+pub fn peak_memory(out: &mut dyn Write) -> Result<()> {
+    let peak = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .map(|l| l["VmHWM:".len()..].trim().to_owned())
+        });
+    match peak {
+        Some(peak) => writeln!(out, "peak memory of this run: {peak}")?,
+        None => writeln!(out, "peak memory of this run: not available here")?,
+    }
+    Ok(())
+}

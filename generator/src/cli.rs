@@ -166,11 +166,17 @@ enum Command {
     ///
     /// Every figure is a median over rounds measured side by side in this run.
     Bench {
-        /// The game: `tictactoe`, `cube` (probe percentiles and the classic
-        /// heuristic baseline) or `dots:MxN` (generation against the plain
-        /// baseline, probe latency, and the endgame solver).
-        #[arg(default_value = "tictactoe")]
-        game: GameId,
+        /// The game: `tictactoe` (table against live search on every
+        /// position), `cube` (probe percentiles and the classic heuristic
+        /// baseline), `dots:MxN` (generation against the plain baseline, probe
+        /// latency, the endgame solver), or `all`: each of them (dots on 3x3,
+        /// with 5 endgame positions per board) and the sizes of the tables in
+        /// `--tables`, in one run.
+        #[arg(default_value = "all")]
+        game: Target,
+        /// Directory of the tables whose sizes `all` reports.
+        #[arg(long, default_value = "tables")]
+        tables: PathBuf,
         /// Rounds per measurement (the median is reported).
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
         rounds: u32,
@@ -182,8 +188,8 @@ enum Command {
         #[arg(long, value_delimiter = ',', default_values_t = [4, 6],
             value_parser = clap::value_parser!(u32).range(1..=9))]
         depths: Vec<u32>,
-        /// Dots only: also time the exact solver on this many 4x4 and as
-        /// many 5x5 positions with 15-25 undrawn edges.
+        /// Dots: also time the exact solver on this many 4x4 and as many 5x5
+        /// positions with 15-25 undrawn edges (`all` uses at least 5).
         #[arg(long, default_value_t = 0)]
         endgame: usize,
     },
@@ -361,19 +367,41 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
         } => probe(game, &position, &tables, json, limits.limits(), out),
         Command::Bench {
             game,
+            tables,
             rounds,
             positions,
             depths,
             endgame,
-        } => match game {
-            // Too many positions to probe them all: a sample, and the
-            // classic heuristic search to compare against.
-            GameId::Cube => bench_cube::run(rounds, positions.max(1), &depths, out),
-            GameId::Dots { rows, cols } => {
-                bench::run_dots(Dots::new(rows, cols)?, rounds, endgame, out)
+        } => {
+            let one = |game: GameId, endgame: usize, out: &mut dyn Write| match game {
+                // Too many positions to probe them all: a sample, and the
+                // classic heuristic search to compare against.
+                GameId::Cube => bench_cube::run(rounds, positions.max(1), &depths, out),
+                GameId::Dots { rows, cols } => {
+                    bench::run_dots(Dots::new(rows, cols)?, rounds, endgame, out)
+                }
+                _ => with_game!(game, g => bench::run(g, rounds, out)),
+            };
+            match game {
+                Target::One(game) => one(game, endgame, out),
+                Target::All => {
+                    let started = Instant::now();
+                    for game in [
+                        GameId::TicTacToe,
+                        GameId::Cube,
+                        GameId::Dots { rows: 3, cols: 3 },
+                    ] {
+                        writeln!(out, "\n== {game} ==")?;
+                        one(game, endgame.max(5), out)?;
+                    }
+                    writeln!(out, "\n== tables in {} ==", tables.display())?;
+                    bench::table_sizes(&tables, out)?;
+                    bench::peak_memory(out)?;
+                    writeln!(out, "bench took {:.1} s", started.elapsed().as_secs_f64())?;
+                    Ok(())
+                }
             }
-            _ => with_game!(game, g => bench::run(g, rounds, out)),
-        },
+        }
         Command::Search {
             game,
             position,

@@ -207,14 +207,30 @@ type Slot<G> = OnceLock<Shared<G>>;
 /// by exact live search, and each [`Report`] says which source answered.
 /// A table that exists but is damaged is an error, never a silent fallback.
 ///
+/// One example per game, against the repository's tables:
+///
 /// ```
-/// use solvedb_lookup::{AnyValue, GameId, Oracle, Want, Wdl};
+/// use solvedb_lookup::{AnyValue, GameId, Oracle, Source, Want, Wdl};
 ///
 /// let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../tables");
 /// let oracle = Oracle::open_reading(tables.as_ref())?;
+///
+/// // Tic-tac-toe: X to move completes the top row.
 /// let report = oracle.answer(GameId::TicTacToe, "XX./OO./...", Want::Moves)?;
 /// assert!(matches!(report.value, AnyValue::Outcome(o) if o.wdl == Wdl::Win && o.plies == 1));
 /// assert_eq!(report.moves[0].mv, "2");
+///
+/// // The 3x3x3 cube: the best first move, and the value of the empty cube.
+/// let empty = ".".repeat(27);
+/// let best = oracle.best_move(GameId::Cube, &empty)?.expect("the game is not over");
+/// let value = oracle.probe(GameId::Cube, &empty)?.value;
+/// assert_eq!(best.value, value);
+/// println!("cube: {value}, best first move {}", best.mv);
+///
+/// // Dots-and-boxes on 2x2 boxes: the net boxes the player to move wins.
+/// let report = oracle.moves(GameId::Dots { rows: 2, cols: 2 }, "2x2:h0,0 v1,2")?;
+/// assert_eq!(report.source, Source::Table);
+/// println!("dots 2x2: {} for the player to move", report.value);
 /// # Ok::<(), solvedb_lookup::Error>(())
 /// ```
 #[derive(Debug)]
