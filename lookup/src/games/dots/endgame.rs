@@ -57,7 +57,7 @@ const MAX_BOXES: usize = 32;
 type Sides = [u8; MAX_BOXES];
 
 /// Which pruning rules the [`EndgameSolver`] uses (see the
-/// [module documentation](self) for what each relies on). All are on by
+/// endgame module's documentation for what each relies on). All are on by
 /// default; tests switch them off one by one.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
