@@ -37,7 +37,7 @@ const NO_BOX: u64 = 1 << 63;
 const BIAS: i32 = 128;
 
 /// For each edge, the other three edges of each box it borders
-/// ([`NO_BOX`] for a side without one): drawing edge `e` into `S`
+/// (`NO_BOX` for a side without one): drawing edge `e` into `S`
 /// completes one box per mask `m` with `S & m == m`.
 #[derive(Clone, Debug)]
 pub struct Captures {
