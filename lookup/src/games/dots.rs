@@ -766,6 +766,29 @@ mod tests {
     }
 
     #[test]
+    fn arbitrary_text_never_panics() {
+        let board = Dots::new(2, 3).unwrap();
+        let alphabet: Vec<char> = "01hv,;: x23\u{e9}-9".chars().collect();
+        let mut state = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 24) as usize;
+            let mut text = String::from(if state & 1 << 40 != 0 { "2x3:" } else { "" });
+            let mut bits = state;
+            for _ in 0..len {
+                text.push(alphabet[(bits % alphabet.len() as u64) as usize]);
+                bits = bits.rotate_right(5) ^ 0x9e37;
+            }
+            if let Ok(p) = board.parse(&text) {
+                assert_eq!(board.parse(&board.notation(p)), Ok(p), "{text:?}");
+            }
+            let _ = board.parse_move(&text);
+        }
+    }
+
+    #[test]
     fn drawing_the_fourth_edge_scores() {
         let board = Dots::new(1, 2).unwrap();
         let p = board.parse("1x2:h0,0 h1,0 v0,0 h0,1 h1,1 v0,2").unwrap();

@@ -843,5 +843,26 @@ mod tests {
             solver.solve(board.start()),
             Err(Error::BudgetExhausted { budget: 100 })
         ));
+        let limits = Limits {
+            time: Some(std::time::Duration::ZERO),
+            ..Limits::default()
+        };
+        let mut solver = EndgameSolver::new(board, limits);
+        assert!(matches!(
+            solver.solve(board.start()),
+            Err(Error::TimeExhausted { millis: 0 })
+        ));
+        // A budget that suffices gives the exact answer.
+        let limits = Limits {
+            nodes: Some(10_000_000),
+            time: Some(std::time::Duration::from_secs(600)),
+            ..Limits::default()
+        };
+        assert_eq!(
+            EndgameSolver::new(board, limits)
+                .solve(board.start())
+                .unwrap(),
+            -3
+        );
     }
 }
