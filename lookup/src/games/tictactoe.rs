@@ -122,7 +122,7 @@ impl fmt::Display for Cell {
 }
 
 fn has_line(stones: u16) -> bool {
-    LINES.iter().any(|&line| stones & line == line && line != 0)
+    LINES.iter().any(|&line| line & !stones == 0)
 }
 
 /// Whether a board with these stones could have arisen in play: the counts
