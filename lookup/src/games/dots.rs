@@ -45,6 +45,7 @@
 mod endgame;
 
 use std::fmt;
+use std::sync::OnceLock;
 
 pub use endgame::{EndgameSolver, Rules};
 
@@ -56,6 +57,10 @@ use crate::value::{Margin, Score, Transition};
 /// The most edges a board may have: positions are `u64` masks, and a table's
 /// slot count `2^edges` must fit a `u64`.
 pub const MAX_EDGES: u32 = 63;
+
+/// One more than the longest side a board of at most [`MAX_EDGES`] edges
+/// can have (1×20 has 61 edges).
+const SIDES: usize = 21;
 
 /// The entry byte of margin 0 in [`ValueEncoding::Margin`].
 const MARGIN_BIAS: i32 = 128;
@@ -329,6 +334,15 @@ impl Dots {
         }
     }
 
+    /// This board's symmetry tables, built once per board size in the
+    /// process and shared (boards are small `Copy` values without them).
+    pub fn shared_symmetries(self) -> &'static EdgeSymmetries {
+        static TABLES: [OnceLock<EdgeSymmetries>; SIDES * SIDES] =
+            [const { OnceLock::new() }; SIDES * SIDES];
+        let at = usize::from(self.rows) * SIDES + usize::from(self.cols);
+        TABLES[at].get_or_init(|| self.symmetries())
+    }
+
     fn parse_digits(self, digits: &str, offset: usize) -> Result<u64, PositionError> {
         let mut mask = 0u64;
         let mut edges = 0u32;
@@ -549,6 +563,12 @@ impl Game for Dots {
         if self.square() { 8 } else { 4 }
     }
 
+    /// The least image by the board's shared lookup tables
+    /// ([`Dots::shared_symmetries`]): a probe canonicalises every position.
+    fn canonical(&self, position: Edges) -> Edges {
+        Edges(self.shared_symmetries().canonical(position.0))
+    }
+
     /// The [`EndgameSolver`], with chain and loop theory.
     fn exact_solver(&self, limits: Limits) -> Option<Box<dyn ExactSolver<Edges>>> {
         Some(Box::new(EndgameSolver::new(*self, limits)))
@@ -687,6 +707,19 @@ mod tests {
                 }
             }
             assert_eq!(board.symmetric(Edges(board.full()), 0).0, board.full());
+            // The table-driven canonical form is the least image.
+            let mut state = 0x5851_f42d_4c95_7f2du64 ^ u64::from(board.edges());
+            for _ in 0..200 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let p = Edges(state & board.full());
+                let least = (0..board.symmetry_count())
+                    .map(|s| board.symmetric(p, s))
+                    .min()
+                    .unwrap();
+                assert_eq!(board.canonical(p), least, "{board:?}");
+            }
         }
     }
 
@@ -763,6 +796,29 @@ mod tests {
         assert!(Dots::new(6, 6).is_err());
         assert!(Dots::new(5, 5).is_ok());
         assert!(Dots::new(1, 20).is_ok());
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics() {
+        let board = Dots::new(2, 3).unwrap();
+        let alphabet: Vec<char> = "01hv,;: x23\u{e9}-9".chars().collect();
+        let mut state = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 24) as usize;
+            let mut text = String::from(if state & 1 << 40 != 0 { "2x3:" } else { "" });
+            let mut bits = state;
+            for _ in 0..len {
+                text.push(alphabet[(bits % alphabet.len() as u64) as usize]);
+                bits = bits.rotate_right(5) ^ 0x9e37;
+            }
+            if let Ok(p) = board.parse(&text) {
+                assert_eq!(board.parse(&board.notation(p)), Ok(p), "{text:?}");
+            }
+            let _ = board.parse_move(&text);
+        }
     }
 
     #[test]

@@ -144,7 +144,7 @@ impl fmt::Display for Cell {
 }
 
 fn has_line(stones: u16) -> bool {
-    LINES.iter().copied().any(|line| stones & line == line)
+    LINES.iter().any(|&line| line & !stones == 0)
 }
 
 /// Whether a board with these stones could have arisen in play: the counts

@@ -167,6 +167,8 @@ pub struct EndgameSolver {
     /// kind are tried in (Barker & Korf 2012 found centre-first ordering
     /// best).
     centre_first: Vec<u32>,
+    /// `centre_rank[e]`: the place of edge `e` in `centre_first`.
+    centre_rank: Vec<u32>,
     /// For each box with two or more border edges, those edges, in order.
     border_groups: Vec<Vec<u32>>,
     table: Vec<[u64; 2]>,
@@ -230,6 +232,10 @@ impl EndgameSolver {
             dy * dy + dx * dx
         };
         centre_first.sort_by_key(|&e| (distance(e), e));
+        let mut centre_rank = vec![0; board.edges() as usize];
+        for (rank, &e) in centre_first.iter().enumerate() {
+            centre_rank[e as usize] = rank as u32;
+        }
         let mut border_groups = vec![Vec::new(); board.boxes() as usize];
         for e in 0..board.edges() {
             if let [b, NO_BOX] = edge_boxes_of(board, e) {
@@ -241,6 +247,7 @@ impl EndgameSolver {
             board,
             rules,
             centre_first,
+            centre_rank,
             border_groups,
             limits,
             full: board.full(),
@@ -564,16 +571,19 @@ impl EndgameSolver {
                 by_exposure[exposes] |= 1 << e;
             }
         }
-        let centre_first = &self.centre_first;
-        let mut push = |set: u64| {
-            if set == 0 {
-                return;
+        let (centre_first, centre_rank) = (&self.centre_first, &self.centre_rank);
+        let mut push = |mut set: u64| {
+            // Renumber the set by distance from the centre, then read it
+            // out in that order.
+            let mut ranks = 0u64;
+            while set != 0 {
+                ranks |= 1 << centre_rank[set.trailing_zeros() as usize];
+                set &= set - 1;
             }
-            for &e in centre_first {
-                if set & 1 << e != 0 {
-                    moves[count] = e;
-                    count += 1;
-                }
+            while ranks != 0 {
+                moves[count] = centre_first[ranks.trailing_zeros() as usize];
+                count += 1;
+                ranks &= ranks - 1;
             }
         };
         push(captures);
@@ -833,5 +843,26 @@ mod tests {
             solver.solve(board.start()),
             Err(Error::BudgetExhausted { budget: 100 })
         ));
+        let limits = Limits {
+            time: Some(std::time::Duration::ZERO),
+            ..Limits::default()
+        };
+        let mut solver = EndgameSolver::new(board, limits);
+        assert!(matches!(
+            solver.solve(board.start()),
+            Err(Error::TimeExhausted { millis: 0 })
+        ));
+        // A budget that suffices gives the exact answer.
+        let limits = Limits {
+            nodes: Some(10_000_000),
+            time: Some(std::time::Duration::from_secs(600)),
+            ..Limits::default()
+        };
+        assert_eq!(
+            EndgameSolver::new(board, limits)
+                .solve(board.start())
+                .unwrap(),
+            -3
+        );
     }
 }
