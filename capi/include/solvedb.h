@@ -90,7 +90,10 @@ typedef enum solvedb_source {
     /* A precomputed table in the directory. */
     SOLVEDB_SOURCE_TABLE = 0,
     /* An exact live search: the directory has no table for the game. */
-    SOLVEDB_SOURCE_SEARCH = 1
+    SOLVEDB_SOURCE_SEARCH = 1,
+    /* The rules, by forced play, without a table lookup (the cube: a win in
+       one, a loss in two), where a table is loaded. */
+    SOLVEDB_SOURCE_FORCED = 2
 } solvedb_source;
 
 /* A value for the side to move (for a move: for the player who makes it). */

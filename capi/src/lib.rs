@@ -137,6 +137,8 @@ pub enum SourceCode {
     Table = 0,
     /// An exact live search (no table for the game in the directory).
     Search = 1,
+    /// The rules, by forced play, with a table loaded (cube).
+    Forced = 2,
 }
 
 impl From<Source> for SourceCode {
@@ -144,6 +146,7 @@ impl From<Source> for SourceCode {
         match source {
             Source::Table => SourceCode::Table,
             Source::Search => SourceCode::Search,
+            Source::ForcedPlay => SourceCode::Forced,
         }
     }
 }

@@ -70,6 +70,7 @@ static const char *source_name(solvedb_source source) {
     switch (source) {
     case SOLVEDB_SOURCE_TABLE: return "table";
     case SOLVEDB_SOURCE_SEARCH: return "search";
+    case SOLVEDB_SOURCE_FORCED: return "forced";
     }
     return "unknown-source";
 }

@@ -750,6 +750,7 @@ fn probe(
     let source = match report.source {
         Source::Table => format!("table {}", path.display()),
         Source::Search => format!("live search, no table at {}", path.display()),
+        Source::ForcedPlay => format!("forced play by the rules, table {}", path.display()),
     };
     writeln!(out, "value    {} (from {source})", report.value)?;
     if report.moves.is_empty() {

@@ -264,6 +264,15 @@ pub trait Tabled: Game {
     /// this position.
     fn decode(&self, position: Self::Position, slot: u64, entry: u8) -> Result<Score, TableError>;
 
+    /// Whether the rules settle `position`'s value by forced play, so that
+    /// a table of this game does not hold it and is not consulted (the cube:
+    /// wins in one, losses in two). The default: never, the table holds
+    /// every position.
+    fn settled_by_rules(&self, position: Self::Position) -> bool {
+        let _ = position;
+        false
+    }
+
     /// The score a table of this game gives any legal position. The default
     /// (dense tables) is one canonicalisation, one slot, one entry; games with
     /// sparse tables override it (the cube resolves forced play first).

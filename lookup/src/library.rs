@@ -189,7 +189,7 @@ fn report<G: ReportGame, D: AsRef<[u8]>>(
         position: game.notation(position),
         to_move: game.to_move(position),
         value: game.any_value(value),
-        source: oracle.source(),
+        source: oracle.source_of(position),
         moves,
     })
 }

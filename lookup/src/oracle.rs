@@ -16,14 +16,18 @@ pub enum Source {
     Table,
     /// Computed by an exact live search.
     Search,
+    /// Settled by the rules through forced play, before any table lookup
+    /// (the cube: a win in one, a loss in two), with a table loaded.
+    ForcedPlay,
 }
 
 impl Source {
-    /// `table` or `search`.
+    /// `table`, `search` or `forced`.
     pub fn as_str(self) -> &'static str {
         match self {
             Source::Table => "table",
             Source::Search => "search",
+            Source::ForcedPlay => "forced",
         }
     }
 }
@@ -141,6 +145,16 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
         }
     }
 
+    /// Where the value of `position` comes from: [`Source::ForcedPlay`]
+    /// where the rules settle it without the table, else
+    /// [`source`](GameOracle::source).
+    pub fn source_of(&self, position: G::Position) -> Source {
+        match self.table {
+            Some(_) if self.game.settled_by_rules(position) => Source::ForcedPlay,
+            _ => self.source(),
+        }
+    }
+
     /// The value of a position for the side to move.
     ///
     /// # Errors
@@ -176,7 +190,7 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
             value: self.game.value(position, score),
             score,
             moves,
-            source: self.source(),
+            source: self.source_of(position),
         })
     }
 

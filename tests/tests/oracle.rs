@@ -53,7 +53,13 @@ fn eight_threads_sharing_one_oracle_agree_with_one_thread() {
             });
         }
     });
-    assert!(expected.iter().all(|r| r.source == Source::Table));
+    // Every answer came from the tables (or the rules that make the cube table
+    // small), none from search.
+    assert!(
+        expected
+            .iter()
+            .all(|r| matches!(r.source, Source::Table | Source::ForcedPlay))
+    );
 }
 
 #[test]
@@ -125,4 +131,24 @@ fn bad_requests_are_typed_errors() {
         damaged.probe(GameId::TicTacToe, "........."),
         Err(Error::Table(solvedb_lookup::TableError::Checksum { .. }))
     ));
+}
+
+#[test]
+fn cube_positions_settled_by_forced_play_say_so() {
+    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let searching = Oracle::open_reading(empty.path()).unwrap();
+    // X has two in the bottom row with the third cell free: a win in one.
+    let win_in_one = format!("XX.OO{}", ".".repeat(22));
+    let forced = oracle.probe(GameId::Cube, &win_in_one).unwrap();
+    assert_eq!(forced.source, Source::ForcedPlay);
+    assert_eq!(forced.to_json()["source"], "forced");
+    let searched = searching.probe(GameId::Cube, &win_in_one).unwrap();
+    assert_eq!(
+        (searched.source, searched.value),
+        (Source::Search, forced.value)
+    );
+    // A quiet position needs the table.
+    let quiet = oracle.probe(GameId::Cube, &".".repeat(27)).unwrap();
+    assert_eq!(quiet.source, Source::Table);
 }

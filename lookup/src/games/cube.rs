@@ -719,6 +719,10 @@ impl Tabled for Cube {
 
     /// Forced play ([`Cube::resolve`]), then one lookup of the quiet
     /// position it reaches.
+    fn settled_by_rules(&self, board: CubeBoard) -> bool {
+        matches!(self.resolve(board), Resolved::Score(_))
+    }
+
     fn table_score<D: AsRef<[u8]>>(
         &self,
         table: &Table<D>,
