@@ -44,6 +44,7 @@ use std::fmt;
 use crate::error::{PositionError, TableError};
 use crate::format::{Table, sorted_lookup};
 use crate::game::{Game, GameId, IndexScheme, Tabled, ValueEncoding};
+use crate::games::check_reachable;
 use crate::value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
 
 /// Cells on the board.
@@ -367,36 +368,6 @@ pub enum Resolved {
     },
 }
 
-/// Whether a board with these stones could have arisen in play: the counts
-/// fit, and if someone owns a line, the game ended with their last stone.
-fn check_reachable(x: u32, o: u32) -> Result<(), PositionError> {
-    let (xs, os) = (x.count_ones(), o.count_ones());
-    if xs != os && xs != os + 1 {
-        return Err(PositionError::Counts { x: xs, o: os });
-    }
-    let (x_line, o_line) = (has_line(x), has_line(o));
-    if x_line && o_line {
-        return Err(PositionError::BothWin);
-    }
-    let (winner, mark, moved_last) = if x_line {
-        (x, 'X', xs == os + 1)
-    } else if o_line {
-        (o, 'O', xs == os)
-    } else {
-        return Ok(());
-    };
-    // The winner moved last, and some stone of theirs completed every line
-    // they own: without it they had none, so the game was still going.
-    let last_stone_won = (0..CELLS)
-        .map(|c| 1u32 << c)
-        .any(|bit| winner & bit != 0 && !has_line(winner & !bit));
-    if moved_last && last_stone_won {
-        Ok(())
-    } else {
-        Err(PositionError::PlayAfterWin { winner: mark })
-    }
-}
-
 impl Cube {
     /// `'X'` or `'O'`: whose turn it is (X moves first).
     pub fn to_move(self, board: CubeBoard) -> char {
@@ -416,7 +387,7 @@ impl Cube {
                 reason: "stones overlap or lie off the board".into(),
             });
         }
-        check_reachable(x, o)?;
+        check_reachable(x, o, has_line)?;
         Ok(CubeBoard { x, o })
     }
 
@@ -585,7 +556,7 @@ impl Game for Cube {
                 found: cells,
             });
         }
-        check_reachable(x, o)?;
+        check_reachable(x, o, has_line)?;
         Ok(CubeBoard { x, o })
     }
 

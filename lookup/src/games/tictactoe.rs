@@ -18,6 +18,7 @@ use std::fmt;
 
 use crate::error::{PositionError, TableError};
 use crate::game::{Game, GameId, IndexScheme, Tabled, ValueEncoding, check_notation_length};
+use crate::games::check_reachable;
 use crate::value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
 
 const CELLS: usize = 9;
@@ -147,36 +148,6 @@ fn has_line(stones: u16) -> bool {
     LINES.iter().any(|&line| line & !stones == 0)
 }
 
-/// Whether a board with these stones could have arisen in play: the counts
-/// fit, and if someone owns a line, the game ended with their last stone.
-fn check_reachable(x: u16, o: u16) -> Result<(), PositionError> {
-    let (xs, os) = (x.count_ones(), o.count_ones());
-    if xs != os && xs != os + 1 {
-        return Err(PositionError::Counts { x: xs, o: os });
-    }
-    let (x_line, o_line) = (has_line(x), has_line(o));
-    if x_line && o_line {
-        return Err(PositionError::BothWin);
-    }
-    let (winner, mark, moved_last) = if x_line {
-        (x, 'X', xs == os + 1)
-    } else if o_line {
-        (o, 'O', xs == os)
-    } else {
-        return Ok(());
-    };
-    // The winner moved last, and some stone of theirs completed every line
-    // they own: without it they had none, so the game was still going.
-    let last_stone_won = (0..CELLS)
-        .map(|c| 1u16 << c)
-        .any(|bit| winner & bit != 0 && !has_line(winner & !bit));
-    if moved_last && last_stone_won {
-        Ok(())
-    } else {
-        Err(PositionError::PlayAfterWin { winner: mark })
-    }
-}
-
 impl TicTacToe {
     /// `'X'` or `'O'`: whose turn it is (X moves first).
     pub fn to_move(self, board: Board) -> char {
@@ -195,7 +166,7 @@ impl TicTacToe {
                 reason: "stones overlap or lie off the board".into(),
             });
         }
-        check_reachable(x, o)?;
+        check_reachable(u32::from(x), u32::from(o), |m| has_line(m as u16))?;
         Ok(Board { x, o })
     }
 }
@@ -242,7 +213,7 @@ impl Game for TicTacToe {
                 found: cells,
             });
         }
-        check_reachable(x, o)?;
+        check_reachable(u32::from(x), u32::from(o), |m| has_line(m as u16))?;
         Ok(Board { x, o })
     }
 
