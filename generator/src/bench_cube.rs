@@ -13,27 +13,12 @@ use solvedb_lookup::games::cube::{LINES, has_line};
 use solvedb_lookup::{Cube, CubeBoard, CubeCell, Game, GameOracle, Table, Tabled};
 
 use crate::cli::build_table;
-
-/// xorshift64*: reproducible samples without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() >> 33) as usize % n
-    }
-}
+use crate::rng::Rng;
 
 /// Non-terminal positions from games of uniformly random moves: the
 /// positions poor play reaches, most of them far from any book line.
 pub fn random_positions(count: usize, seed: u64) -> Vec<CubeBoard> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
         let mut board = Cube.start();
@@ -43,7 +28,7 @@ pub fn random_positions(count: usize, seed: u64) -> Vec<CubeBoard> {
                 break;
             }
             positions.push(board);
-            board = Cube.play(board, moves[rng.below(moves.len())]).0;
+            board = Cube.play(board, moves[rng.index(moves.len())]).0;
         }
     }
     positions.truncate(count);
@@ -54,7 +39,7 @@ pub fn random_positions(count: usize, seed: u64) -> Vec<CubeBoard> {
 /// win if possible, else block, else a random cell. These are the positions
 /// where play needs judgement rather than tactics.
 pub fn sensible_quiet_positions(count: usize, seed: u64) -> Vec<CubeBoard> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
         let mut board = Cube.start();
@@ -71,7 +56,7 @@ pub fn sensible_quiet_positions(count: usize, seed: u64) -> Vec<CubeBoard> {
             let mv = if forced {
                 moves[0]
             } else {
-                moves[rng.below(moves.len())]
+                moves[rng.index(moves.len())]
             };
             board = Cube.play(board, mv).0;
         }

@@ -15,36 +15,7 @@ use solvedb_lookup::format::reseal;
 use solvedb_lookup::{Cube, Dots, Game, GameId, GameOracle, Table, Tabled, TicTacToe};
 
 use crate::cli::build_table;
-
-/// A small, fast, seedable generator (SplitMix64), so that every run can be
-/// replayed from its seed.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-}
+use crate::rng::Rng;
 
 /// How long to fuzz.
 #[derive(Copy, Clone, Debug)]

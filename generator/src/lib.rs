@@ -14,6 +14,7 @@ pub mod games;
 pub mod manifest;
 pub mod progress;
 pub mod retrograde;
+pub mod rng;
 pub mod serve;
 pub mod solve;
 pub mod sweep;

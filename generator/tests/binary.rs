@@ -40,7 +40,7 @@ fn a_build_killed_at_random_moments_leaves_no_partial_table() {
     let reference = solvedb_generator::cli::build_table(&solvedb_lookup::TicTacToe, 19).1;
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("tictactoe.sdb");
-    let mut rng = solvedb_generator::fuzz::Rng::new(11);
+    let mut rng = solvedb_generator::rng::Rng::new(11);
     let (mut killed, mut finished) = (0, 0);
     for _ in 0..40 {
         let _ = std::fs::remove_file(&table);

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use solvedb_generator::cube::{check_exhaustive, check_stored};
+use solvedb_generator::rng::Rng;
 use solvedb_lookup::{
     Cube, CubeBoard, Game, GameOracle, Score, Table, Tabled, WIN_SCORE, read_table,
 };
@@ -15,22 +16,6 @@ fn table_path() -> PathBuf {
 
 fn table() -> Table<Vec<u8>> {
     read_table(&table_path()).expect("tables/cube.sdb (run `solvedb build cube`)")
-}
-
-/// xorshift64*: enough randomness for sampling games, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() >> 33) as usize % n
-    }
 }
 
 /// An exact search written for this test, sharing nothing with the library
@@ -117,7 +102,7 @@ impl Independent {
 /// else sensible (win if possible, else block, else random); every position
 /// of each game, terminal ones included.
 fn sample_games(games: usize, poor: f64, seed: u64) -> Vec<CubeBoard> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut positions = Vec::new();
     for _ in 0..games {
         let mut board = Cube.start();
@@ -128,9 +113,9 @@ fn sample_games(games: usize, poor: f64, seed: u64) -> Vec<CubeBoard> {
                 break;
             }
             // `ordered_moves` lists wins, then blocks, first.
-            let random = (rng.next() % 1000) as f64 / 1000.0 < poor;
+            let random = (rng.next_u64() % 1000) as f64 / 1000.0 < poor;
             let mv = if random {
-                moves[rng.below(moves.len())]
+                moves[rng.index(moves.len())]
             } else {
                 moves[0]
             };

@@ -1,7 +1,7 @@
 //! The directory-level `Oracle`: one probe path for every game, lazy tables,
 //! search where no table is, and many threads at once.
 
-use solvedb_generator::fuzz::Rng;
+use solvedb_generator::rng::Rng;
 use solvedb_lookup::{
     AnyValue, Cube, Error, Game, GameId, GameOracle, Oracle, Source, TicTacToe, Want, read_table,
 };
@@ -16,17 +16,13 @@ fn sample(count: usize) -> Vec<(GameId, String)> {
         while !TicTacToe.moves(p).is_empty() {
             out.push((GameId::TicTacToe, TicTacToe.notation(p)));
             let moves = TicTacToe.moves(p);
-            p = TicTacToe
-                .play(p, moves[rng.below(moves.len() as u64) as usize])
-                .0;
+            p = TicTacToe.play(p, *rng.pick(&moves)).0;
         }
         let mut c = Cube.start();
         while !Cube.moves(c).is_empty() {
             out.push((GameId::Cube, Cube.notation(c)));
             let moves = Cube.moves(c);
-            c = Cube
-                .play(c, moves[rng.below(moves.len() as u64) as usize])
-                .0;
+            c = Cube.play(c, *rng.pick(&moves)).0;
         }
     }
     out
