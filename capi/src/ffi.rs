@@ -57,6 +57,25 @@ unsafe fn handle<'a>(db: *const Handle) -> Result<&'a Handle, Failure> {
     unsafe { db.as_ref() }.ok_or_else(|| null("the solvedb handle"))
 }
 
+/// The handle, game and position every query starts from.
+///
+/// # Safety
+///
+/// As [`handle`] for `db` and [`text`] for `game` and `position`.
+unsafe fn request<'a>(
+    db: *const Handle,
+    game: *const c_char,
+    position: *const c_char,
+) -> Result<(&'a Handle, &'a str, &'a str), Failure> {
+    // SAFETY: the caller promises NULL or a live handle.
+    let db = unsafe { handle(db) }?;
+    // SAFETY: the caller promises NULL or a NUL-terminated string.
+    let game = unsafe { text(game, "the game") }?;
+    // SAFETY: as for `game`.
+    let position = unsafe { text(position, "the position") }?;
+    Ok((db, game, position))
+}
+
 /// Writes `value` to `out`, checked to be non-NULL beforehand.
 ///
 /// # Safety
@@ -169,12 +188,8 @@ pub unsafe extern "C" fn solvedb_probe(
     out: *mut Value,
 ) -> Status {
     guarded(|| {
-        // SAFETY: the caller promises NULL or a live handle.
-        let db = unsafe { handle(db) }?;
-        // SAFETY: the caller promises NULL or a NUL-terminated string.
-        let game = unsafe { text(game, "the game") }?;
-        // SAFETY: as for `game`.
-        let position = unsafe { text(position, "the position") }?;
+        // SAFETY: the caller promises what `request` needs.
+        let (db, game, position) = unsafe { request(db, game, position) }?;
         if out.is_null() {
             return Err(null("the output value"));
         }
@@ -203,12 +218,8 @@ pub unsafe extern "C" fn solvedb_moves(
     count: *mut usize,
 ) -> Status {
     guarded(|| {
-        // SAFETY: the caller promises NULL or a live handle.
-        let db = unsafe { handle(db) }?;
-        // SAFETY: the caller promises NULL or a NUL-terminated string.
-        let game = unsafe { text(game, "the game") }?;
-        // SAFETY: as for `game`.
-        let position = unsafe { text(position, "the position") }?;
+        // SAFETY: the caller promises what `request` needs.
+        let (db, game, position) = unsafe { request(db, game, position) }?;
         if count.is_null() {
             return Err(null("the move count"));
         }
@@ -254,12 +265,8 @@ pub unsafe extern "C" fn solvedb_best_move(
     out: *mut Move,
 ) -> Status {
     guarded(|| {
-        // SAFETY: the caller promises NULL or a live handle.
-        let db = unsafe { handle(db) }?;
-        // SAFETY: the caller promises NULL or a NUL-terminated string.
-        let game = unsafe { text(game, "the game") }?;
-        // SAFETY: as for `game`.
-        let position = unsafe { text(position, "the position") }?;
+        // SAFETY: the caller promises what `request` needs.
+        let (db, game, position) = unsafe { request(db, game, position) }?;
         if out.is_null() {
             return Err(null("the output move"));
         }
