@@ -196,6 +196,23 @@ impl RunTables {
     }
 }
 
+/// For the two boxes beside edge `e`: `0xff` where the high bits that every
+/// mask of the run starting at `base` shares already complete the box's other
+/// edges (its low edges are per lane, in the lane tables), else `0`.
+#[inline]
+fn run_boxes_on(captures: &Captures, e: u32, base: u64) -> (u8, u8) {
+    let [a, b] = captures.sides[e as usize];
+    let high = !((RUN - 1) as u64);
+    let on = |m: u64| {
+        if base & m & high == m & high {
+            0xffu8
+        } else {
+            0
+        }
+    };
+    (on(a), on(b))
+}
+
 /// Folds the moves along edge `e` (not in any mask of the run at `base`)
 /// into `best`: `children` are the 64 solved children, biased bytes.
 #[inline(always)]
@@ -208,17 +225,7 @@ fn fold_edge(
     tables: &RunTables,
 ) {
     let children: &[u8; RUN] = children.try_into().expect("a run of children");
-    let [a, b] = captures.sides[e as usize];
-    let high = !((RUN - 1) as u64);
-    // Whether the run's shared high bits complete each box's other edges.
-    let on = |m: u64| {
-        if base & m & high == m & high {
-            0xffu8
-        } else {
-            0
-        }
-    };
-    let (on_a, on_b) = (on(a), on(b));
+    let (on_a, on_b) = run_boxes_on(captures, e, base);
     if on_a | on_b == 0 {
         for (best, &child) in best.iter_mut().zip(children) {
             *best = (*best).max(((child ^ 0x80) as i8).wrapping_neg());
@@ -311,16 +318,7 @@ fn finish_lanes(
     let half = width / 2;
     let e = half.trailing_zeros();
     finish_lanes(best, out, first + half, half, base, captures, tables);
-    let [a, b] = captures.sides[e as usize];
-    let high = !((RUN - 1) as u64);
-    let on = |m: u64| {
-        if base & m & high == m & high {
-            0xffu8
-        } else {
-            0
-        }
-    };
-    let (on_a, on_b) = (on(a), on(b));
+    let (on_a, on_b) = run_boxes_on(captures, e, base);
     let [lanes_a, lanes_b] = &tables.lanes[e as usize];
     for i in first..first + half {
         let gain = ((lanes_a[i] & on_a) + (lanes_b[i] & on_b)) as i8;
