@@ -52,7 +52,7 @@
 use std::cell::RefCell;
 use std::ffi::{CString, c_char};
 
-use solvedb_lookup::{AnyValue, Error, GameId, MoveReport, Oracle, Report, Source, Wdl};
+use solvedb_lookup::{AnyValue, Error, ErrorKind, GameId, MoveReport, Oracle, Report, Source, Wdl};
 
 mod ffi;
 
@@ -107,14 +107,16 @@ impl Status {
     }
 }
 
-/// The status a library error is reported with.
+/// The status a library error is reported with: the C face of the one
+/// mapping from errors to kinds ([`Error::kind`]).
 pub fn status_of(error: &Error) -> Status {
-    match error {
-        Error::Position(_) => Status::BadPosition,
-        Error::Table(_) => Status::BadTable,
-        Error::Io { .. } | Error::NotADirectory { .. } => Status::Io,
-        Error::Unsupported { .. } => Status::UnsupportedGame,
-        Error::BudgetExhausted { .. } => Status::UnknownWithinBudget,
+    match error.kind() {
+        ErrorKind::Request => Status::InvalidArgument,
+        ErrorKind::Position => Status::BadPosition,
+        ErrorKind::Unsupported => Status::UnsupportedGame,
+        ErrorKind::Table => Status::BadTable,
+        ErrorKind::Io => Status::Io,
+        ErrorKind::Budget => Status::UnknownWithinBudget,
         _ => Status::Internal,
     }
 }
@@ -322,9 +324,8 @@ const _: () = {
 impl Handle {
     /// The game named `game`.
     fn game(game: &str) -> Result<GameId, Failure> {
-        game.parse().map_err(|e: solvedb_lookup::UnknownGame| {
-            Failure::new(Status::UnsupportedGame, e.to_string())
-        })
+        game.parse()
+            .map_err(|e: solvedb_lookup::UnknownGame| Failure::from(Error::from(e)))
     }
 
     /// The value of a position.

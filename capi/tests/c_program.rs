@@ -15,6 +15,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use solvedb_capi::{MOVE_NAME_SIZE, Status};
+use solvedb_lookup::testkit::{Rng, random_game};
 use solvedb_lookup::{AnyValue, Cube, Error, Game, GameId, Oracle, Source, TicTacToe, Wdl};
 
 /// The repository's `tables/` directory.
@@ -165,8 +166,10 @@ fn status_name(error: &Error) -> &'static str {
         Error::Position(_) => "SOLVEDB_ERR_BAD_POSITION",
         Error::Table(_) => "SOLVEDB_ERR_BAD_TABLE",
         Error::Io { .. } | Error::NotADirectory { .. } => "SOLVEDB_ERR_IO",
-        Error::Unsupported { .. } => "SOLVEDB_ERR_UNSUPPORTED_GAME",
-        Error::BudgetExhausted { .. } => "SOLVEDB_ERR_UNKNOWN_WITHIN_BUDGET",
+        Error::UnknownGame(_) | Error::Unsupported { .. } => "SOLVEDB_ERR_UNSUPPORTED_GAME",
+        Error::BudgetExhausted { .. } | Error::TimeExhausted { .. } => {
+            "SOLVEDB_ERR_UNKNOWN_WITHIN_BUDGET"
+        }
         other => panic!("no C status for {other:?}"),
     }
 }
@@ -248,40 +251,14 @@ fn assert_answers(output: &str, expected: &[String]) {
     assert_eq!(answers.len(), expected.len(), "number of answer lines");
 }
 
-/// A small deterministic generator (xorshift64*), so positions are random
-/// but the same in every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
-
 /// Every position of `games` random games of `game`, the final ones too,
 /// keeping those with at least `min_moves` moves played.
 fn random_play<G: Game>(game: G, games: usize, min_moves: usize, seed: u64) -> Vec<String> {
-    let mut rng = Rng(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut position = game.start();
-        let mut played = 0;
-        loop {
-            if played >= min_moves {
-                out.push(game.notation(position));
-            }
-            let moves = game.moves(position);
-            if moves.is_empty() {
-                break;
-            }
-            position = game.play(position, moves[rng.below(moves.len())]).0;
-            played += 1;
-        }
-    }
-    out
+    let mut rng = Rng::new(seed);
+    (0..games)
+        .flat_map(|_| random_game(&game, &mut rng).into_iter().skip(min_moves))
+        .map(|p| game.notation(p))
+        .collect()
 }
 
 fn tictactoe_queries(games: usize) -> Vec<Query> {
@@ -307,7 +284,7 @@ fn cube_queries(games: usize, min_moves: usize) -> Vec<Query> {
 /// `SOLVEDB_ERR_UNSUPPORTED_GAME`; once it has, they are compared like the
 /// other games. Add positions here.
 fn dots_queries(min_edges: usize) -> Vec<Query> {
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     let mut out = Vec::new();
     for drawn in [0, 8, 16, 20, 22, 23, 24] {
         if drawn < min_edges {
@@ -316,7 +293,7 @@ fn dots_queries(min_edges: usize) -> Vec<Query> {
         let mut edges = [b'0'; 24];
         let mut left = drawn;
         while left > 0 {
-            let e = rng.below(24);
+            let e = rng.index(24);
             if edges[e] == b'0' {
                 edges[e] = b'1';
                 left -= 1;

@@ -1,38 +1,28 @@
-//! The `solvedb` command line.
+//! The `solvedb` command line: arguments, dispatch and output. The work
+//! itself is done by the build pipeline ([`crate::build`]), the games'
+//! generator code ([`crate::games`]) and the library.
 
 use std::ffi::OsString;
 use std::fs;
-use std::io::Write;
-use std::ops::RangeInclusive;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand};
-use solvedb_lookup::format::{
-    FORMAT_VERSION, Header, encode_table, remove_stale_temporaries, write_atomically,
-};
+use solvedb_lookup::format::FORMAT_VERSION;
 use solvedb_lookup::{
-    Cube, Dots, Game, GameId, Limits, Oracle, Search, Source, Table, TicTacToe, read_table,
+    Error, ErrorKind, Game, GameId, Limits, Oracle, PositionError, Search, Source, Table,
+    TableError, UnknownGame, read_table, with_game,
 };
 
-use crate::bench;
-use crate::bench_cube;
-use crate::consistency::check_consistency;
-use crate::cube;
+use crate::bench::{self, BenchOptions};
+use crate::build::{Buildable, DEFAULT_LEVEL, build_into, default_set};
 use crate::fuzz::{Budget, fuzz};
-use crate::games::{CliGame, dots_boards};
-use crate::manifest::{self, ManifestEntry};
+use crate::games::GeneratorGame;
 use crate::progress::Progress;
 use crate::serve::serve;
 use crate::sweep::{SweepLimits, forge_other_game, sweep};
-
-/// The program and version written into every table header.
-pub const GENERATOR: &str = concat!("solvedb ", env!("CARGO_PKG_VERSION"));
-
-/// Tables are built once and read often, so they get zstd's strongest
-/// regular level.
-const DEFAULT_LEVEL: i32 = 19;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -60,9 +50,9 @@ enum Command {
     /// stored entries, the file's size and the time taken, and records the
     /// table in the output directory's MANIFEST.
     Build {
-        /// The game: `tictactoe`, `cube`, `dots:MxN` (M rows by N columns of
-        /// boxes), or `all`: tic-tac-toe, the cube and every dots board with
-        /// at most 24 edges.
+        /// The game: `tictactoe`, `tictactoe:4x4`, `cube`, `dots:MxN` (M rows
+        /// by N columns of boxes), or `all`: tic-tac-toe 3x3 and 4x4, the cube
+        /// and every dots board with at most 24 edges.
         #[arg(default_value = "all")]
         game: Target,
         /// Directory to write the table into (created if missing).
@@ -252,44 +242,44 @@ impl std::str::FromStr for Target {
     }
 }
 
-/// `solvedb build all` covers dots boards up to this many edges (3x3, 2^24
-/// positions, and everything smaller, rectangles both ways).
-pub const ALL_DOTS_MAX_EDGES: u32 = 24;
-
-/// The games `solvedb build all` builds, in order.
-pub fn default_set() -> Vec<GameId> {
-    let mut games = vec![GameId::TicTacToe, GameId::Cube];
-    games.extend(dots_boards(ALL_DOTS_MAX_EDGES).iter().map(|b| b.id()));
-    games
+/// The exit code of a failure of each [`ErrorKind`]: the command's face of
+/// the one error mapping (0 is success, 1 a failure of no other kind).
+pub fn exit_code(kind: ErrorKind) -> i32 {
+    match kind {
+        ErrorKind::Request => 2,
+        ErrorKind::Position => 3,
+        ErrorKind::Unsupported => 4,
+        ErrorKind::Table => 5,
+        ErrorKind::Io => 6,
+        ErrorKind::Budget => 7,
+        _ => 1,
+    }
 }
 
-/// Runs the game-generic body `$body` with `$game` bound to the game `$id`
-/// names, or fails for games the command does not support yet.
-macro_rules! with_game {
-    ($id:expr, $game:ident => $body:expr) => {
-        match $id {
-            GameId::TicTacToe => {
-                let $game = &TicTacToe;
-                $body
-            }
-            GameId::Cube => {
-                let $game = &Cube;
-                $body
-            }
-            GameId::Dots { rows, cols } => match Dots::new(rows, cols) {
-                Ok(board) => {
-                    let $game = &board;
-                    $body
-                }
-                Err(e) => Err(anyhow!(e)),
-            },
+/// The kind of a command's failure: that of the first library error in its
+/// chain of causes, `None` if there is none.
+fn failure_kind(error: &anyhow::Error) -> Option<ErrorKind> {
+    error.chain().find_map(|cause| {
+        if let Some(e) = cause.downcast_ref::<Error>() {
+            Some(e.kind())
+        } else if cause.is::<PositionError>() {
+            Some(ErrorKind::Position)
+        } else if cause.is::<TableError>() {
+            Some(ErrorKind::Table)
+        } else if cause.is::<UnknownGame>() {
+            Some(ErrorKind::Unsupported)
+        } else if cause.is::<io::Error>() {
+            Some(ErrorKind::Io)
+        } else {
+            None
         }
-    };
+    })
 }
 
 /// Runs the command line `args` (program name first), writing results to
 /// `out` and problems to `err`. Returns the process exit code: 0 on success,
-/// 1 when the command failed, 2 for a usage error.
+/// 2 for a usage error, and for a failure its kind's [`exit_code`] (1 when
+/// it has none).
 pub fn main_with<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> i32
 where
     I: IntoIterator<Item = T>,
@@ -307,7 +297,7 @@ where
         Ok(()) => 0,
         Err(e) => {
             let _ = writeln!(err, "error: {e:#}");
-            1
+            failure_kind(&e).map_or(1, exit_code)
         }
     }
 }
@@ -373,33 +363,15 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             depths,
             endgame,
         } => {
-            let one = |game: GameId, endgame: usize, out: &mut dyn Write| match game {
-                // Too many positions to probe them all: a sample, and the
-                // classic heuristic search to compare against.
-                GameId::Cube => bench_cube::run(rounds, positions.max(1), &depths, out),
-                GameId::Dots { rows, cols } => {
-                    bench::run_dots(Dots::new(rows, cols)?, rounds, endgame, out)
-                }
-                _ => with_game!(game, g => bench::run(g, rounds, out)),
+            let options = BenchOptions {
+                rounds,
+                positions: positions.max(1),
+                depths,
+                endgame,
             };
             match game {
-                Target::One(game) => one(game, endgame, out),
-                Target::All => {
-                    let started = Instant::now();
-                    for game in [
-                        GameId::TicTacToe,
-                        GameId::Cube,
-                        GameId::Dots { rows: 3, cols: 3 },
-                    ] {
-                        writeln!(out, "\n== {game} ==")?;
-                        one(game, endgame.max(5), out)?;
-                    }
-                    writeln!(out, "\n== tables in {} ==", tables.display())?;
-                    bench::table_sizes(&tables, out)?;
-                    bench::peak_memory(out)?;
-                    writeln!(out, "bench took {:.1} s", started.elapsed().as_secs_f64())?;
-                    Ok(())
-                }
+                Target::One(game) => with_game!(game, g => g.bench(&options, out)),
+                Target::All => bench_all(&options, &tables, out),
             }
         }
         Command::Search {
@@ -410,58 +382,39 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
     }
 }
 
-/// The bytes of a game's table, built from scratch, with the solution's
-/// counts.
-pub fn build_table<G: CliGame>(game: &G, level: i32) -> (crate::solve::Solution, Vec<u8>) {
-    let solution = game.solve_table();
-    let bytes = encode_solution(game, &solution, level);
-    (solution, bytes)
-}
-
-/// The table bytes of a solution: header, then blocks compressed at zstd
-/// `level`.
-pub fn encode_solution<G: CliGame>(
-    game: &G,
-    solution: &crate::solve::Solution,
-    level: i32,
-) -> Vec<u8> {
-    let header = Header {
-        game: game.id(),
-        index: G::INDEX,
-        values: G::VALUES,
-        entries: solution.entries.len() as u64,
-        stored: solution.stored,
-        block_entries: G::BLOCK_ENTRIES,
-        generator: GENERATOR.to_owned(),
-    };
-    encode_table(&header, &solution.entries, level)
-}
-
-fn build<G: CliGame>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> Result<()> {
-    let progress = Progress::spinner(format!("solving {}", game.id()));
+/// `solvedb bench all`: each game's figures, the sizes of the tables in
+/// `tables` and the peak memory, in one run.
+///
+/// # Errors
+///
+/// As the games' benchmarks.
+fn bench_all(options: &BenchOptions, tables: &Path, out: &mut dyn Write) -> Result<()> {
     let started = Instant::now();
-    let solution = game.solve_table();
-    let solved = started.elapsed();
-    let bytes = encode_solution(game, &solution, level);
-    let elapsed = started.elapsed();
-    progress.finish();
+    let options = BenchOptions {
+        endgame: options.endgame.max(5),
+        ..options.clone()
+    };
+    for game in [
+        GameId::TicTacToe,
+        GameId::Cube,
+        GameId::Dots { rows: 3, cols: 3 },
+    ] {
+        writeln!(out, "\n== {game} ==")?;
+        with_game!(game, g => g.bench(&options, out))?;
+    }
+    writeln!(out, "\n== tables in {} ==", tables.display())?;
+    bench::table_sizes(tables, out)?;
+    bench::peak_memory(out)?;
+    writeln!(out, "bench took {:.1} s", started.elapsed().as_secs_f64())?;
+    Ok(())
+}
 
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let name = game.id().table_file_name();
-    let path = dir.join(&name);
-    remove_stale_temporaries(&path)
-        .with_context(|| format!("removing interrupted builds' files in {}", dir.display()))?;
-    write_atomically(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
-    let table = Table::new(bytes.as_slice()).context("reading back the table just built")?;
-    manifest::record(
-        dir,
-        &name,
-        ManifestEntry {
-            bytes: bytes.len() as u64,
-            checksum: table.file_checksum(),
-            version: FORMAT_VERSION,
-        },
-    )?;
+fn build<G: Buildable>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> Result<()> {
+    let progress = Progress::spinner(format!("solving {}", game.id()));
+    let built = build_into(game, dir, level);
+    progress.finish();
+    let built = built?;
+    let solution = &built.solution;
 
     writeln!(out, "{}: {}", game.id(), G::LAYERS)?;
     let [layer_head, positions_head, canonical_head] = G::COLUMNS;
@@ -501,17 +454,17 @@ fn build<G: CliGame>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> R
     writeln!(
         out,
         "wrote {}: {} bytes, {:.2} bits per stored position, {} blocks",
-        path.display(),
-        bytes.len(),
-        bytes.len() as f64 * 8.0 / solution.stored as f64,
-        table.header().blocks()
+        built.path.display(),
+        built.bytes,
+        built.bytes as f64 * 8.0 / solution.stored as f64,
+        built.blocks
     )?;
     writeln!(
         out,
         "build time: {:.1} ms (solve {:.1} ms, compress at zstd level {level} {:.1} ms)",
-        elapsed.as_secs_f64() * 1e3,
-        solved.as_secs_f64() * 1e3,
-        (elapsed - solved).as_secs_f64() * 1e3
+        built.build_time.as_secs_f64() * 1e3,
+        built.solve_time.as_secs_f64() * 1e3,
+        (built.build_time - built.solve_time).as_secs_f64() * 1e3
     )?;
     Ok(())
 }
@@ -520,7 +473,11 @@ fn open(file: &Path) -> Result<Table<Vec<u8>>> {
     read_table(file).with_context(|| format!("opening {}", file.display()))
 }
 
-fn verify(file: &Path, exhaustive: Option<RangeInclusive<u32>>, out: &mut dyn Write) -> Result<()> {
+fn verify(
+    file: &Path,
+    exhaustive: Option<std::ops::RangeInclusive<u32>>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let table = open(file)?;
     let started = Instant::now();
     table
@@ -533,19 +490,8 @@ fn verify(file: &Path, exhaustive: Option<RangeInclusive<u32>>, out: &mut dyn Wr
         table.header().blocks()
     )?;
     let game = table.header().game;
-    if game == GameId::Cube {
-        return verify_cube(file, &table, exhaustive, started, out);
-    }
-    if exhaustive.is_some() {
-        bail!("--exhaustive is for cube tables; {game} tables are always checked in full");
-    }
-    let consistency = with_game!(game, g => check_consistency(g, &table)
-        .with_context(|| format!("checking {} against the rules of {game}", file.display())))?;
-    writeln!(
-        out,
-        "consistency ok: each of {} stored positions equals the best over its children",
-        consistency.checked
-    )?;
+    with_game!(game, g => g.verify_table(&table, exhaustive, out))
+        .with_context(|| format!("checking {} against the rules of {game}", file.display()))?;
     writeln!(
         out,
         "verified in {:.1} ms",
@@ -578,7 +524,7 @@ fn sweep_file(file: &Path, blocks: u64, bits_per_block: u64, out: &mut dyn Write
         head_bytes: 64 * 1024,
     };
     let started = Instant::now();
-    let report = with_game!(game, g => Ok(sweep(g, bytes, &foreign, limits)?))?;
+    let report = with_game!(game, g => anyhow::Ok(sweep(g, bytes, &foreign, limits)?))?;
     writeln!(out, "corruption sweep of {} ({game})", file.display())?;
     write!(out, "{}", report.render())?;
     writeln!(out, "swept in {:.1} s", started.elapsed().as_secs_f64())?;
@@ -612,70 +558,6 @@ fn fuzz_for(seconds: f64, seed: u64, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
-fn verify_cube(
-    file: &Path,
-    table: &Table<Vec<u8>>,
-    exhaustive: Option<RangeInclusive<u32>>,
-    started: Instant,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let checking = || format!("checking {} against the rules of the cube", file.display());
-    let stored = cube::check_stored(table).with_context(checking)?;
-    writeln!(
-        out,
-        "consistency ok: each of {stored} stored positions is canonical, quiet and equals the best over its children"
-    )?;
-    if let Some(stones) = exhaustive {
-        writeln!(
-            out,
-            "every reachable non-terminal position, by stones on the board:"
-        )?;
-        writeln!(
-            out,
-            "{:>6} {:>14} {:>12} {:>12} {:>9}",
-            "stones", "raw", "canonical", "checked", "seconds"
-        )?;
-        // Each layer is printed when done, so a long run shows how far it got.
-        let mut layer_started = Instant::now();
-        let mut printed: std::io::Result<()> = Ok(());
-        let counts = cube::check_exhaustive(table, stones, |c| {
-            if printed.is_err() {
-                return;
-            }
-            printed = (|| {
-                writeln!(
-                    out,
-                    "{:>6} {:>14} {:>12} {:>12} {:>9.1}",
-                    c.stones,
-                    c.raw,
-                    c.canonical,
-                    c.checked,
-                    layer_started.elapsed().as_secs_f64()
-                )?;
-                out.flush()
-            })();
-            layer_started = Instant::now();
-        })
-        .with_context(checking)?;
-        printed?;
-        let sum = |f: fn(&cube::StoneCount) -> u64| counts.iter().map(f).sum::<u64>();
-        writeln!(
-            out,
-            "{:>6} {:>14} {:>12} {:>12}",
-            "all",
-            sum(|c| c.raw),
-            sum(|c| c.canonical),
-            sum(|c| c.checked)
-        )?;
-        writeln!(
-            out,
-            "exhaustive check ok: every checked position's probed value equals the best over its children"
-        )?;
-    }
-    writeln!(out, "verified in {:.1} s", started.elapsed().as_secs_f64())?;
-    Ok(())
-}
-
 fn info(file: &Path, out: &mut dyn Write) -> Result<()> {
     let table = open(file)?;
     let h = table.header();
@@ -694,7 +576,7 @@ fn info(file: &Path, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
-fn search<G: CliGame>(game: &G, text: &str, limits: Limits, out: &mut dyn Write) -> Result<()> {
+fn search<G: Game>(game: &G, text: &str, limits: Limits, out: &mut dyn Write) -> Result<()> {
     let position = game
         .parse(text)
         .with_context(|| format!("reading {} position {text:?}", game.id()))?;

@@ -12,10 +12,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use solvedb_lookup::format::reseal;
-use solvedb_lookup::{Cube, Dots, Game, GameId, GameOracle, Table, Tabled, TicTacToe};
+use solvedb_lookup::testkit::{Rng, random_game};
+use solvedb_lookup::{Error, Game, GameId, GameOracle, Table, Tabled, with_game};
 
-use crate::cli::build_table;
-use crate::rng::Rng;
+use crate::build::build_table;
 
 /// How long to fuzz.
 #[derive(Copy, Clone, Debug)]
@@ -185,15 +185,7 @@ fn fuzz_game<G: Tabled + Copy>(
 fn seed_positions<G: Game>(game: &G, rng: &mut Rng, count: usize) -> Vec<G::Position> {
     let mut out = Vec::new();
     while out.len() < count {
-        let mut p = game.start();
-        loop {
-            out.push(p);
-            let moves = game.moves(p);
-            if moves.is_empty() {
-                break;
-            }
-            p = game.play(p, *rng.pick(&moves)).0;
-        }
+        out.extend(random_game(game, rng));
     }
     out
 }
@@ -247,19 +239,30 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The games the fuzzer covers: every game, dots-and-boxes on a board small
+/// enough to build its table in a moment.
+pub const TARGETS: [GameId; 3] = [
+    // MERGE-4X4
+    GameId::TicTacToe,
+    GameId::Cube,
+    GameId::Dots { rows: 2, cols: 3 },
+];
+
 /// Fuzzes every game's parsers and tables from `seed`, the budget split
-/// evenly between the games.
+/// evenly between the games of [`TARGETS`].
 pub fn fuzz(budget: Budget, seed: u64) -> FuzzReport {
     let started = Instant::now();
     let mut rng = Rng::new(seed);
     let mut report = FuzzReport::default();
-    let games = 3;
-    let share = budget.split(games);
-    let tictactoe = build_table(&TicTacToe, 3).1;
-    fuzz_game(TicTacToe, &tictactoe, share, &mut rng, &mut report);
-    fuzz_game(Cube, &build_table(&Cube, 3).1, share, &mut rng, &mut report);
-    let dots = Dots::new(2, 3).expect("a supported board");
-    fuzz_game(dots, &build_table(&dots, 3).1, share, &mut rng, &mut report);
+    let share = budget.split(TARGETS.len() as u32);
+    for id in TARGETS {
+        with_game!(id, game => {
+            let table = build_table(game, 3).1;
+            fuzz_game(*game, &table, share, &mut rng, &mut report);
+            Ok::<(), Error>(())
+        })
+        .expect("every fuzz target is a supported game");
+    }
     report.elapsed = started.elapsed();
     report
 }

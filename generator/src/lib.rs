@@ -1,20 +1,21 @@
 //! The `solvedb` command: builds perfect-play tables, verifies them against
 //! the rules, and probes positions. The game rules and the table format live
 //! in `solvedb-lookup`; this crate drives them.
+//!
+//! - [`cli`]: arguments, dispatch and output, nothing else;
+//! - [`build`]: the build pipeline (solve, encode, write atomically, MANIFEST);
+//! - [`games`]: each game's generator side behind one seam, [`games::GeneratorGame`];
+//! - [`verify`], [`bench`](mod@bench), [`fuzz`], [`sweep`]: checking and measuring tables;
+//! - [`serve`]: the JSON-lines protocol on standard input and output.
 
 #![forbid(unsafe_code)]
 
 pub mod bench;
-pub mod bench_cube;
+pub mod build;
 pub mod cli;
-pub mod consistency;
-pub mod cube;
 pub mod fuzz;
 pub mod games;
-pub mod manifest;
 pub mod progress;
-pub mod retrograde;
-pub mod rng;
 pub mod serve;
-pub mod solve;
 pub mod sweep;
+pub mod verify;

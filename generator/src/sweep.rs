@@ -129,7 +129,7 @@ fn judge<G: Tabled>(game: &G, bytes: &[u8], full_verify: bool, probe_slots: &[u6
         Ok(t) => t,
         Err(_) => return Verdict::Open,
     };
-    if table.header().check_game(game).is_err() {
+    if game.check_header(table.header()).is_err() {
         return Verdict::Open;
     }
     // The probe first: it is the last line of defence for a damaged block
@@ -180,7 +180,7 @@ pub fn sweep<G: Tabled>(
 ) -> Result<SweepReport, TableError> {
     let (head_len, spans) = {
         let table = Table::new(bytes.as_slice())?;
-        table.header().check_game(game)?;
+        game.check_header(table.header())?;
         table.verify()?;
         let picks = spread(table.header().blocks(), limits.blocks);
         let spans: Vec<_> = picks.iter().map(|&b| table.block_span(b)).collect();

@@ -26,7 +26,8 @@ fn bad_input_exits_non_zero_with_the_error_on_stderr() {
         .args(["probe", "tictactoe", "XXXX"])
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
+    // A bad position exits with the position kind's code.
+    assert_eq!(output.status.code(), Some(3));
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("9 cells, found 4"), "{stderr}");
@@ -37,10 +38,10 @@ fn bad_input_exits_non_zero_with_the_error_on_stderr() {
 /// same bytes as an undisturbed build.
 #[test]
 fn a_build_killed_at_random_moments_leaves_no_partial_table() {
-    let reference = solvedb_generator::cli::build_table(&solvedb_lookup::TicTacToe, 19).1;
+    let reference = solvedb_generator::build::build_table(&solvedb_lookup::TicTacToe, 19).1;
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("tictactoe.sdb");
-    let mut rng = solvedb_generator::rng::Rng::new(11);
+    let mut rng = solvedb_lookup::testkit::Rng::new(11);
     let (mut killed, mut finished) = (0, 0);
     for _ in 0..40 {
         let _ = std::fs::remove_file(&table);
@@ -175,7 +176,7 @@ fn serve_answers_each_line_and_survives_bad_requests() {
     }
     let bad = [
         ("this is not json", "request"),
-        (r#"{"game":"chess","position":"x"}"#, "request"),
+        (r#"{"game":"chess","position":"x"}"#, "unsupported"),
         (r#"{"game":"tictactoe"}"#, "request"),
         (
             r#"{"game":"tictactoe","position":"XXX/OOO/..."}"#,
@@ -199,4 +200,68 @@ fn serve_answers_each_line_and_survives_bad_requests() {
     assert_eq!(best["best_move"]["move"], "2");
     drop(stdin);
     assert!(child.wait().unwrap().success());
+}
+
+/// Whatever bytes a pipe carries, every line gets one answer and the server
+/// goes on: lines that are not UTF-8, binary garbage, and a line far longer
+/// than the limit (which must not be kept in memory whole) between good ones.
+#[test]
+fn serve_answers_every_hostile_line_and_goes_on() {
+    use std::io::{BufRead, BufReader, Write};
+
+    use solvedb_generator::serve::MAX_LINE_BYTES;
+
+    let good = br#"{"game":"tictactoe","position":"XX./OO./...","want":"value"}"#;
+    let mut input = Vec::new();
+    let mut expected = Vec::new();
+    let mut line = |bytes: &[u8], answer: &'static str| {
+        input.extend_from_slice(bytes);
+        input.push(b'\n');
+        expected.push(answer);
+    };
+    line(good, "answer");
+    line(b"\xff\xfe not utf-8 \xc3\x28", "request");
+    line(good, "answer");
+    line(&[0, 1, 2, 0x80, 0xbf, 0x7f, b'{', 0xf0, 0x9f], "request");
+    line(&vec![b'x'; 8 * MAX_LINE_BYTES], "request");
+    line(
+        format!(
+            r#"{{"game":"tictactoe","position":"{}"}}"#,
+            ".".repeat(MAX_LINE_BYTES)
+        )
+        .as_bytes(),
+        "request",
+    );
+    line(b"{\"game\":\"tictactoe\",\"position\":\"\xe9\"}", "request");
+    line(good, "answer");
+    // The last line has no line ending: it still gets its answer.
+    input.extend_from_slice(good);
+    expected.push("answer");
+
+    let mut child = solvedb()
+        .args(["serve", "--stdio", "--tables", "tables"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(&input).unwrap();
+    });
+    let answers: Vec<serde_json::Value> = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    writer.join().unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(answers.len(), expected.len(), "{answers:?}");
+    for (got, want) in answers.iter().zip(expected) {
+        match want {
+            "answer" => assert_eq!(got["result"], "win", "{got}"),
+            kind => {
+                assert_eq!(got["kind"], kind, "{got}");
+                assert!(got["error"].as_str().is_some_and(|e| !e.is_empty()));
+            }
+        }
+    }
 }

@@ -12,6 +12,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use solvedb_lookup::testkit::{Rng, random_positions};
 use solvedb_lookup::{Board, Cube, CubeBoard, Game, GameOracle, Tabled, TicTacToe, read_table};
 
 fn reachable() -> Vec<Board> {
@@ -66,33 +67,10 @@ fn probe(c: &mut Criterion) {
     group.finish();
 }
 
-/// Non-terminal positions from games of random moves (xorshift64*).
-fn random_positions(count: usize) -> Vec<CubeBoard> {
-    let mut state = 0x5eed_u64;
-    let mut positions = Vec::with_capacity(count);
-    while positions.len() < count {
-        let mut board = Cube.start();
-        loop {
-            let moves = Cube.moves(board);
-            if moves.is_empty() {
-                break;
-            }
-            positions.push(board);
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            let r = (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize;
-            board = Cube.play(board, moves[r % moves.len()]).0;
-        }
-    }
-    positions.truncate(count);
-    positions
-}
-
 fn cube_probe(c: &mut Criterion) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tables/cube.sdb");
     let table = read_table(&path).expect("tables/cube.sdb (run `solvedb build cube`)");
-    let positions = random_positions(1000);
+    let positions = random_positions(&Cube, &mut Rng::new(0x5eed), 1000);
     for &p in &positions {
         Cube.table_score(&table, p).expect("warm every block");
     }

@@ -1,9 +1,11 @@
-//! The library's error types.
+//! The library's errors, and the one mapping from an error to its
+//! [`ErrorKind`] that every face reports (JSON `kind`, exit codes, C
+//! statuses, HTTP statuses).
 
 use std::io;
 use std::path::PathBuf;
 
-use crate::GameId;
+use crate::format::{GameId, TableError, UnknownGame};
 
 /// Everything that can go wrong in `solvedb-lookup`.
 #[derive(Debug, thiserror::Error)]
@@ -29,11 +31,16 @@ pub enum Error {
         /// The path given.
         path: PathBuf,
     },
+    /// A game name that names no game.
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
     /// A game or board this build has no rules for.
-    #[error("{game} is not supported")]
+    #[error("{game} is not supported: {reason}")]
     Unsupported {
         /// The game asked for.
         game: GameId,
+        /// Why not.
+        reason: String,
     },
     /// A live search ran out of its node budget before it knew the answer.
     #[error("unknown within the budget of {budget} nodes")]
@@ -47,6 +54,70 @@ pub enum Error {
         /// The time budget, in milliseconds.
         millis: u64,
     },
+}
+
+/// What kind of failure an [`Error`] is, as every face reports it: the
+/// `kind` of a JSON error object, the exit code of the command, the status
+/// of the C ABI and of the HTTP API each follow from it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The request itself is malformed (not the position in it).
+    Request,
+    /// A position or move that is malformed or illegal.
+    Position,
+    /// A game or board this build does not answer.
+    Unsupported,
+    /// A table file that is damaged, foreign or newer.
+    Table,
+    /// A file or directory that cannot be read.
+    Io,
+    /// A live search ran out of its budget: the answer is unknown.
+    Budget,
+}
+
+impl ErrorKind {
+    /// Every kind, in a fixed order.
+    pub const ALL: [ErrorKind; 6] = [
+        ErrorKind::Request,
+        ErrorKind::Position,
+        ErrorKind::Unsupported,
+        ErrorKind::Table,
+        ErrorKind::Io,
+        ErrorKind::Budget,
+    ];
+
+    /// The word in JSON error objects: `request`, `position`,
+    /// `unsupported`, `table`, `io`, `budget`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Request => "request",
+            ErrorKind::Position => "position",
+            ErrorKind::Unsupported => "unsupported",
+            ErrorKind::Table => "table",
+            ErrorKind::Io => "io",
+            ErrorKind::Budget => "budget",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Error {
+    /// The kind of this error: the one mapping every face uses.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Position(_) => ErrorKind::Position,
+            Error::Table(_) => ErrorKind::Table,
+            Error::Io { .. } | Error::NotADirectory { .. } => ErrorKind::Io,
+            Error::UnknownGame(_) | Error::Unsupported { .. } => ErrorKind::Unsupported,
+            Error::BudgetExhausted { .. } | Error::TimeExhausted { .. } => ErrorKind::Budget,
+        }
+    }
 }
 
 /// A position or move that cannot be read or could not arise in play.
@@ -129,80 +200,5 @@ pub enum PositionError {
         mv: String,
         /// Why not.
         reason: &'static str,
-    },
-}
-
-/// A table file that cannot be used: truncated, corrupted, foreign, or made
-/// for another game or by a newer format.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum TableError {
-    /// Fewer bytes than the fixed-size parts of the format need.
-    #[error("table is truncated: {len} bytes, at least {needed} needed")]
-    Truncated {
-        /// Bytes present.
-        len: u64,
-        /// Bytes the format needs at this point.
-        needed: u64,
-    },
-    /// The file does not start with the solvedb magic bytes.
-    #[error("not a solvedb table (bad magic bytes)")]
-    BadMagic,
-    /// Written by a newer solvedb than this one.
-    #[error(
-        "table format version {found} is newer than the supported version {supported}: upgrade solvedb"
-    )]
-    NewerVersion {
-        /// Version in the file.
-        found: u32,
-        /// Newest version this library reads.
-        supported: u32,
-    },
-    /// An old format version this library no longer reads.
-    #[error(
-        "table format version {found} is not supported (this solvedb reads version {supported})"
-    )]
-    UnsupportedVersion {
-        /// Version in the file.
-        found: u32,
-        /// Version this library reads.
-        supported: u32,
-    },
-    /// A stored checksum does not match the bytes it covers.
-    #[error("checksum mismatch in {part}: the table is corrupted")]
-    Checksum {
-        /// Which part: `header`, `block index`, `block N`, `file`.
-        part: String,
-    },
-    /// The header checksummed correctly but does not decode or is inconsistent.
-    #[error("malformed table header: {0}")]
-    Header(String),
-    /// The table is for another game or board.
-    #[error("table is for {found}, not {expected}")]
-    WrongGame {
-        /// The game asked for.
-        expected: GameId,
-        /// The game in the file.
-        found: GameId,
-    },
-    /// A size in the header disagrees with the game or with the file length.
-    #[error("table size mismatch: {0}")]
-    Size(String),
-    /// A block's bytes are not valid compressed data of the expected length.
-    #[error("block {block} cannot be decoded: {reason}")]
-    Block {
-        /// The block number.
-        block: u64,
-        /// What went wrong.
-        reason: String,
-    },
-    /// An entry holds a byte that the value encoding does not allow, or a
-    /// position the table should hold is missing.
-    #[error("bad entry at slot {slot}: {reason}")]
-    Entry {
-        /// The slot.
-        slot: u64,
-        /// What is wrong with it.
-        reason: String,
     },
 }

@@ -1,54 +1,14 @@
-//! The abstraction every game implements: rules, symmetry, notation and the
-//! layout of its table.
+//! The abstraction every game implements: rules, symmetry, notation, the
+//! layout of its table ([`Tabled`]) and, optionally, a solver of its own
+//! ([`ExactSolver`], within [`Limits`]).
 
 use std::fmt;
 use std::hash::Hash;
-use std::str::FromStr;
+use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-
-use crate::error::{PositionError, TableError};
-use crate::format::Table;
-use crate::search::{ExactSolver, Limits};
-use crate::value::{Score, Transition};
-
-/// Which game and board a table or an answer is about. Stored in table
-/// headers, so its variants and their order are part of the file format.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameId {
-    /// 3×3 tic-tac-toe.
-    TicTacToe,
-    /// 3×3×3 tic-tac-toe.
-    Cube,
-    /// Dots-and-boxes on a board of `rows` × `cols` boxes.
-    Dots {
-        /// Rows of boxes.
-        rows: u8,
-        /// Columns of boxes.
-        cols: u8,
-    },
-}
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GameId::TicTacToe => f.write_str("tictactoe"),
-            GameId::Cube => f.write_str("cube"),
-            GameId::Dots { rows, cols } => write!(f, "dots:{rows}x{cols}"),
-        }
-    }
-}
-
-impl GameId {
-    /// The file name of this game's table: `tictactoe.sdb`, `cube.sdb`,
-    /// `dots-3x4.sdb`.
-    pub fn table_file_name(&self) -> String {
-        match self {
-            GameId::Dots { rows, cols } => format!("dots-{rows}x{cols}.sdb"),
-            _ => format!("{self}.sdb"),
-        }
-    }
-}
+use crate::error::{Error, PositionError};
+use crate::format::{GameId, Header, IndexScheme, Table, TableError, ValueEncoding};
+use crate::value::{AnyValue, Score, Transition};
 
 /// The longest notation of a position or move list any parser reads; longer
 /// input is refused at once with [`PositionError::TooLong`].
@@ -69,31 +29,6 @@ pub fn check_notation_length(text: &str) -> Result<(), PositionError> {
     Ok(())
 }
 
-/// The reason a game name was not understood.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game {0:?}: expected tictactoe, cube or dots:MxN")]
-pub struct UnknownGame(pub String);
-
-impl FromStr for GameId {
-    type Err = UnknownGame;
-
-    /// Parses `tictactoe`, `cube` or `dots:MxN` (the [`Display`](fmt::Display) form).
-    fn from_str(s: &str) -> Result<GameId, UnknownGame> {
-        let unknown = || UnknownGame(s.to_owned());
-        match s {
-            "tictactoe" => Ok(GameId::TicTacToe),
-            "cube" => Ok(GameId::Cube),
-            _ => {
-                let board = s.strip_prefix("dots:").ok_or_else(unknown)?;
-                let (rows, cols) = board.split_once('x').ok_or_else(unknown)?;
-                let rows = rows.parse().map_err(|_| unknown())?;
-                let cols = cols.parse().map_err(|_| unknown())?;
-                Ok(GameId::Dots { rows, cols })
-            }
-        }
-    }
-}
-
 /// A two-player game of perfect information with no chance, solved by
 /// negamax over [`Score`]s.
 ///
@@ -106,7 +41,7 @@ pub trait Game: fmt::Debug + Send + Sync {
     /// A move.
     type Move: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync;
     /// The value of a position for the side to move; greater is better.
-    type Value: Copy + Eq + Ord + fmt::Debug + fmt::Display;
+    type Value: Copy + Eq + Ord + fmt::Debug + fmt::Display + Into<AnyValue>;
 
     /// Which game and board this is.
     fn id(&self) -> GameId;
@@ -144,6 +79,14 @@ pub trait Game: fmt::Debug + Send + Sync {
 
     /// Converts a score of the side to move at `position` to a value.
     fn value(&self, position: Self::Position, score: Score) -> Self::Value;
+
+    /// `Some('X')` or `Some('O')` where the side to move has a name; `None`
+    /// (the default) where it does not matter (dots-and-boxes values do not
+    /// depend on whose turn it is).
+    fn side_to_move(&self, position: Self::Position) -> Option<char> {
+        let _ = position;
+        None
+    }
 
     /// A solver of this game's own, used by [`Search`](crate::Search)
     /// instead of the generic alpha-beta; `None` (the default) keeps the
@@ -196,45 +139,6 @@ pub trait Game: fmt::Debug + Send + Sync {
     }
 }
 
-/// How positions map to table slots. Stored in table headers.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum IndexScheme {
-    /// One slot per board of a base-3 number (cell `i` is digit `i`: 0 empty,
-    /// 1 X, 2 O); only canonical reachable positions are filled.
-    Base3Canonical,
-    /// Sparse: `stored` records of a 56-bit key and an entry byte, sorted by
-    /// key, after a fence of each block's first key (byte layout in
-    /// [`crate::format`]). The game defines the keys (the cube: canonical
-    /// quiet positions, `x << 27 | o`).
-    SortedKeys,
-    /// One slot per set of drawn edges of a dots-and-boxes board: the slot is
-    /// the edge mask itself (bit `i` for edge `i`, numbered as in
-    /// [`crate::games::dots`]), `2^edges` slots; only canonical masks (the
-    /// least of their symmetric images) are filled.
-    EdgeMaskCanonical,
-}
-
-impl IndexScheme {
-    /// Whether the table has one entry byte per slot (else: sorted records).
-    pub fn is_dense(self) -> bool {
-        matches!(
-            self,
-            IndexScheme::Base3Canonical | IndexScheme::EdgeMaskCanonical
-        )
-    }
-}
-
-/// How one entry byte encodes a value. Stored in table headers.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ValueEncoding {
-    /// `0` = no position stored; otherwise `wdl << 5 | plies`, with `wdl`
-    /// 1 = loss, 2 = draw, 3 = win for the side to move and `plies < 32`.
-    OutcomePlies,
-    /// `0` = no position stored; otherwise `128 + margin`, the net number of
-    /// unclaimed boxes the side to move wins (`-127 ..= 127`, so never 0).
-    Margin,
-}
-
 /// A game whose solved positions fit a table of one byte per slot.
 pub trait Tabled: Game {
     /// The index scheme this game's tables use.
@@ -273,9 +177,10 @@ pub trait Tabled: Game {
         false
     }
 
-    /// The score a table of this game gives any legal position. The default
-    /// (dense tables) is one canonicalisation, one slot, one entry; games with
-    /// sparse tables override it (the cube resolves forced play first).
+    /// The score a table of this game gives any legal position: one
+    /// canonicalisation, one slot (or key), one entry. Games that settle some
+    /// positions before the lookup override it (the cube resolves forced play
+    /// first).
     ///
     /// # Errors
     ///
@@ -287,6 +192,77 @@ pub trait Tabled: Game {
     ) -> Result<Score, TableError> {
         let canonical = self.canonical(position);
         let slot = self.slot(canonical);
-        self.decode(canonical, slot, table.entry(slot)?)
+        let entry = if Self::INDEX.is_dense() {
+            table.entry(slot)?
+        } else {
+            table.sorted_entry(slot)?.ok_or_else(|| TableError::Entry {
+                slot,
+                reason: format!("{} is not in the table", self.notation(canonical)),
+            })?
+        };
+        self.decode(canonical, slot, entry)
     }
+
+    /// Refuses a table header that does not describe a table of this game.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::WrongGame`], [`TableError::Header`] or
+    /// [`TableError::Size`].
+    fn check_header(&self, header: &Header) -> Result<(), TableError> {
+        if header.game != self.id() {
+            return Err(TableError::WrongGame {
+                expected: self.id(),
+                found: header.game,
+            });
+        }
+        if header.index != Self::INDEX || header.values != Self::VALUES {
+            return Err(TableError::Header(format!(
+                "{} tables use {:?} with {:?}, this one {:?} with {:?}",
+                header.game,
+                Self::INDEX,
+                Self::VALUES,
+                header.index,
+                header.values
+            )));
+        }
+        if Self::INDEX.is_dense() && header.entries != self.slots() {
+            return Err(TableError::Size(format!(
+                "{} needs {} slots, the header says {}",
+                header.game,
+                self.slots(),
+                header.entries
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// How much a live search may spend before it answers "unknown within the
+/// budget" ([`Error::BudgetExhausted`] or [`Error::TimeExhausted`]) instead
+/// of guessing. The default is no limit.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The most positions to visit, over the search's life.
+    pub nodes: Option<u64>,
+    /// The longest time one call may search.
+    pub time: Option<Duration>,
+    /// Memory for a transposition table, in bytes, for solvers with a
+    /// fixed-size one (dots-and-boxes); `None` lets the solver choose.
+    pub table_bytes: Option<u64>,
+}
+
+/// A game's own exact solver (see [`Game::exact_solver`]), which
+/// [`Search`](crate::Search) uses instead of its generic alpha-beta.
+pub trait ExactSolver<P>: fmt::Debug + Send {
+    /// The exact score of `position` for the side to move.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] when the
+    /// limits run out first.
+    fn score(&mut self, position: P) -> Result<Score, Error>;
+
+    /// Positions visited so far.
+    fn nodes(&self) -> u64;
 }

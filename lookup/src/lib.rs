@@ -41,31 +41,34 @@
 //! alternative and what the `solvedb` command uses.
 
 #![deny(missing_docs)]
+// Every `unsafe` block is in `mapping.rs`, behind one documented contract.
+#![deny(unsafe_code)]
 
 mod error;
 pub mod format;
 mod game;
+mod game_oracle;
 pub mod games;
-mod library;
+#[allow(unsafe_code)]
 mod mapping;
 mod oracle;
+mod report;
 mod search;
+pub mod testkit;
 mod value;
 
-pub use error::{Error, PositionError, TableError};
-pub use format::{Header, Table};
-pub use game::{
-    Game, GameId, IndexScheme, MAX_NOTATION_LEN, Tabled, UnknownGame, ValueEncoding,
-    check_notation_length,
-};
+pub use error::{Error, ErrorKind, PositionError};
+pub use format::{GameId, Header, IndexScheme, Table, TableError, UnknownGame, ValueEncoding};
+pub use game::{ExactSolver, Game, Limits, MAX_NOTATION_LEN, Tabled, check_notation_length};
+pub use game_oracle::{Answer, GameOracle, MoveValue, Source};
 pub use games::cube::{Cube, CubeBoard, CubeCell, Resolved};
 pub use games::dots::{Dots, EdgeSymmetries, Edges, Line};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
-pub use library::{AnyValue, MoveReport, Oracle, Report, ReportGame, Want};
 pub use mapping::{TableBytes, map_table, read_table};
-pub use oracle::{Answer, GameOracle, MoveValue, Source, table_score};
-pub use search::{ExactSolver, Limits, Search};
-pub use value::{Margin, Outcome, Score, Transition, WIN_SCORE, Wdl};
+pub use oracle::Oracle;
+pub use report::{MoveReport, Report, Want, report};
+pub use search::Search;
+pub use value::{AnyValue, Margin, Outcome, Score, Transition, WIN_SCORE, Wdl};
 
 /// The README's example, run as a doctest so that it stays true.
 #[cfg(doctest)]

@@ -1,5 +1,6 @@
-//! Opening table files: by memory mapping (the one `unsafe` in solvedb) or by
-//! reading them into memory.
+//! Opening table files: by memory mapping (the one `unsafe` contract in
+//! solvedb, and every `unsafe` block of this crate) or by reading them into
+//! memory.
 
 use std::fs::File;
 use std::path::Path;
@@ -8,7 +9,6 @@ use memmap2::Mmap;
 
 use crate::error::Error;
 use crate::format::Table;
-use crate::library::Oracle;
 
 /// Maps a table file into memory and checks its cheap parts (see
 /// [`Table::new`]). Only the blocks that probes touch are ever read from disk.
@@ -57,27 +57,23 @@ impl AsRef<[u8]> for TableBytes {
 }
 
 /// Opens table files the way an [`Oracle`](crate::Oracle) was asked to: by
-/// mapping them or by reading them. Whether mapping is sound is decided once,
-/// where the opener is made, so opening later is safe.
+/// mapping them or by reading them.
+///
+/// `Opener::MAP` may only be handed to code by an `unsafe fn` whose caller
+/// took on [`map_table`]'s contract for every file it will open
+/// ([`Oracle::open`](crate::Oracle::open)); that promise is what makes the
+/// mapping in [`Opener::open`] sound.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Opener {
     map: bool,
 }
 
 impl Opener {
-    /// An opener that maps files.
-    ///
-    /// # Safety
-    ///
-    /// As [`map_table`], for every file the opener will open.
-    pub(crate) unsafe fn mapping() -> Opener {
-        Opener { map: true }
-    }
+    /// Maps files (see the type's documentation for when it may be used).
+    pub(crate) const MAP: Opener = Opener { map: true };
 
-    /// An opener that reads files into memory.
-    pub(crate) fn reading() -> Opener {
-        Opener { map: false }
-    }
+    /// Reads files into memory.
+    pub(crate) const READ: Opener = Opener { map: false };
 
     /// Opens one table file.
     ///
@@ -91,31 +87,13 @@ impl Opener {
         };
         let bytes = if self.map {
             let file = File::open(path).map_err(io)?;
-            // SAFETY: `Opener::mapping`'s caller promised the files it opens
-            // are not modified while mapped.
+            // SAFETY: `Opener::MAP` is only used by `Oracle::open`, whose
+            // caller promised the files it opens are not modified while mapped.
             TableBytes::Mapped(unsafe { Mmap::map(&file) }.map_err(io)?)
         } else {
             TableBytes::Read(std::fs::read(path).map_err(io)?)
         };
         Ok(Table::new(bytes)?)
-    }
-}
-
-impl Oracle {
-    /// An oracle over the tables in `dir`, mapping each file on first use.
-    ///
-    /// # Safety
-    ///
-    /// As [`map_table`]: the table files must not be modified or truncated
-    /// while the oracle lives. (solvedb replaces tables by renaming new files
-    /// over them, which is safe.)
-    ///
-    /// # Errors
-    ///
-    /// [`Error::NotADirectory`] if `dir` exists but is not a directory.
-    pub unsafe fn open(dir: &Path) -> Result<Oracle, Error> {
-        // SAFETY: our caller takes on `map_table`'s contract for the files.
-        Oracle::new(dir, unsafe { Opener::mapping() })
     }
 }
 
@@ -136,8 +114,7 @@ pub fn read_table(path: &Path) -> Result<Table<Vec<u8>>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{Header, encode_table};
-    use crate::{GameId, IndexScheme, ValueEncoding};
+    use crate::format::{GameId, Header, IndexScheme, ValueEncoding, encode_table};
 
     #[test]
     fn a_mapped_table_reads_like_its_bytes() {

@@ -1,226 +1,205 @@
-//! Answers for positions: from a table where one is loaded, from an exact
-//! live search where not.
+//! [`Oracle`]: one probe path for every game and board, over a directory of
+//! tables that are opened lazily, with game-neutral answers ([`Report`]).
 
+use std::collections::HashMap;
 use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, PoisonError, RwLock};
 
-use crate::error::{Error, TableError};
-use crate::format::Table;
-use crate::game::Tabled;
-use crate::search::{Limits, Search};
-use crate::value::Score;
+use crate::error::Error;
+use crate::format::GameId;
+use crate::game::{Limits, Tabled};
+use crate::game_oracle::GameOracle;
+use crate::mapping::{Opener, TableBytes};
+use crate::report::{MoveReport, Report, Want, report};
 
-/// Where an answer came from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Source {
-    /// Looked up in a precomputed table.
-    Table,
-    /// Computed by an exact live search.
-    Search,
-    /// Settled by the rules through forced play, before any table lookup
-    /// (the cube: a win in one, a loss in two), with a table loaded.
-    ForcedPlay,
+/// One game's oracle behind the game-neutral face the [`Oracle`] keeps.
+trait AnyGameOracle: fmt::Debug + Send + Sync {
+    fn report(&self, text: &str, want: Want) -> Result<Report, Error>;
 }
 
-impl Source {
-    /// `table`, `search` or `forced`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Source::Table => "table",
-            Source::Search => "search",
-            Source::ForcedPlay => "forced",
-        }
+impl<G: Tabled + 'static> AnyGameOracle for GameOracle<G, TableBytes> {
+    fn report(&self, text: &str, want: Want) -> Result<Report, Error> {
+        report(self, text, want)
     }
 }
 
-impl fmt::Display for Source {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One legal move and its value for the player who makes it.
-#[derive(Debug)]
-pub struct MoveValue<G: Tabled> {
-    /// The move.
-    pub mv: G::Move,
-    /// Its value for the player who makes it, counted from before the move.
-    pub value: G::Value,
-    /// The same as a [`Score`] of the position before the move.
-    pub score: Score,
-}
-
-/// Everything known about a position: its value and every move's.
-#[derive(Debug)]
-pub struct Answer<G: Tabled> {
-    /// The position asked about.
-    pub position: G::Position,
-    /// Its value for the side to move.
-    pub value: G::Value,
-    /// The same as a [`Score`].
-    pub score: Score,
-    /// Every legal move, best first (ties in move order).
-    pub moves: Vec<MoveValue<G>>,
-    /// Where the values came from.
-    pub source: Source,
-}
-
-/// Perfect-play answers for one game: from its table if one was given, from
-/// an exact alpha-beta search otherwise. `Send + Sync` when the table's bytes
-/// are, so threads can share one.
+/// Perfect-play answers for every supported game from one directory of
+/// tables, for many threads at once.
+///
+/// Tables are opened on first use; a game without a table file is answered
+/// by exact live search, and each [`Report`] says which source answered.
+/// A table that exists but is damaged is an error, never a silent fallback.
+///
+/// One example per game, against the repository's tables:
 ///
 /// ```
-/// use solvedb_lookup::{Game, GameOracle, Source, TicTacToe};
+/// use solvedb_lookup::{AnyValue, GameId, Oracle, Source, Want, Wdl};
 ///
-/// let oracle = GameOracle::<_, Vec<u8>>::search_only(TicTacToe);
-/// let position = TicTacToe.parse("X../.O./..X")?;
-/// let answer = oracle.answer(position)?;
-/// assert_eq!(answer.source, Source::Search);
-/// println!("{} to move: {}", TicTacToe.to_move(position), answer.value);
-/// for m in &answer.moves {
-///     println!("  {}: {}", m.mv, m.value);
-/// }
+/// let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../tables");
+/// let oracle = Oracle::open_reading(tables.as_ref())?;
+///
+/// // Tic-tac-toe: X to move completes the top row.
+/// let report = oracle.answer(GameId::TicTacToe, "XX./OO./...", Want::Moves)?;
+/// assert!(matches!(report.value, AnyValue::Outcome(o) if o.wdl == Wdl::Win && o.plies == 1));
+/// assert_eq!(report.moves[0].mv, "2");
+///
+/// // The 3x3x3 cube: the best first move, and the value of the empty cube.
+/// let empty = ".".repeat(27);
+/// let best = oracle.best_move(GameId::Cube, &empty)?.expect("the game is not over");
+/// let value = oracle.probe(GameId::Cube, &empty)?.value;
+/// assert_eq!(best.value, value);
+/// println!("cube: {value}, best first move {}", best.mv);
+///
+/// // Dots-and-boxes on 2x2 boxes: the net boxes the player to move wins.
+/// let report = oracle.moves(GameId::Dots { rows: 2, cols: 2 }, "2x2:h0,0 v1,2")?;
+/// assert_eq!(report.source, Source::Table);
+/// println!("dots 2x2: {} for the player to move", report.value);
 /// # Ok::<(), solvedb_lookup::Error>(())
 /// ```
 #[derive(Debug)]
-pub struct GameOracle<G, D> {
-    game: G,
-    table: Option<Table<D>>,
+pub struct Oracle {
+    dir: PathBuf,
+    opener: Opener,
     limits: Limits,
+    /// One oracle per game and board, opened on first use. The write lock
+    /// is held while a table opens, so each table is read or mapped once.
+    games: RwLock<HashMap<GameId, Arc<dyn AnyGameOracle>>>,
 }
 
-impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
-    /// An oracle that answers from `table`.
+impl Oracle {
+    /// An oracle over the tables in `dir`, reading each file into memory on
+    /// first use: safe, at the cost of reading whole tables. A `dir` that
+    /// does not exist holds no tables (every answer is searched).
     ///
     /// # Errors
     ///
-    /// [`TableError::WrongGame`] and friends if the table is not for `game`.
-    pub fn with_table(game: G, table: Table<D>) -> Result<Self, TableError> {
-        table.header().check_game(&game)?;
-        Ok(GameOracle {
-            game,
-            table: Some(table),
+    /// [`Error::NotADirectory`] if `dir` exists but is not a directory.
+    pub fn open_reading(dir: &Path) -> Result<Oracle, Error> {
+        Oracle::new(dir, Opener::READ)
+    }
+
+    /// An oracle over the tables in `dir`, mapping each file on first use.
+    ///
+    /// # Safety
+    ///
+    /// As [`map_table`](crate::map_table): the table files must not be
+    /// modified or truncated while the oracle lives. (solvedb replaces tables
+    /// by renaming new files over them, which is safe.)
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotADirectory`] if `dir` exists but is not a directory.
+    #[allow(unsafe_code)] // The declaration only: the mapping itself is in mapping.rs.
+    pub unsafe fn open(dir: &Path) -> Result<Oracle, Error> {
+        // Our caller took on `map_table`'s contract for every file the
+        // opener will map, which is what `Opener::MAP` requires.
+        Oracle::new(dir, Opener::MAP)
+    }
+
+    /// An oracle over `dir` whose tables `opener` opens.
+    fn new(dir: &Path, opener: Opener) -> Result<Oracle, Error> {
+        // A directory that does not exist holds no tables: every game is
+        // searched. A path that is something else is a mistake.
+        if dir.exists() && !dir.is_dir() {
+            return Err(Error::NotADirectory {
+                path: dir.to_owned(),
+            });
+        }
+        Ok(Oracle {
+            dir: dir.to_owned(),
+            opener,
             limits: Limits::default(),
+            games: RwLock::default(),
         })
     }
 
-    /// An oracle without a table: every answer comes from live search.
-    pub fn search_only(game: G) -> Self {
-        GameOracle {
-            game,
-            table: None,
-            limits: Limits::default(),
-        }
-    }
-
-    /// Limits each live search to `nodes` positions; past it an answer is
-    /// [`Error::BudgetExhausted`] instead of a guess.
-    pub fn with_search_budget(mut self, nodes: u64) -> Self {
+    /// Limits every live search to `nodes` positions; past it the answer is
+    /// [`Error::BudgetExhausted`] ("unknown within the budget").
+    pub fn with_search_budget(mut self, nodes: u64) -> Oracle {
         self.limits.nodes = Some(nodes);
         self
     }
 
-    /// Limits each live search (nodes, time); past them an answer is
-    /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] instead of a
-    /// guess.
-    pub fn with_search_limits(mut self, limits: Limits) -> Self {
+    /// Limits every live search (nodes, time, memory); past them the answer
+    /// is [`Error::BudgetExhausted`] or [`Error::TimeExhausted`].
+    pub fn with_search_limits(mut self, limits: Limits) -> Oracle {
         self.limits = limits;
         self
     }
 
-    /// The game.
-    pub fn game(&self) -> &G {
-        &self.game
+    /// The tables directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
-    /// The table, if one is loaded.
-    pub fn table(&self) -> Option<&Table<D>> {
-        self.table.as_ref()
-    }
-
-    /// Where answers come from.
-    pub fn source(&self) -> Source {
-        match self.table {
-            Some(_) => Source::Table,
-            None => Source::Search,
-        }
-    }
-
-    /// Where the value of `position` comes from: [`Source::ForcedPlay`]
-    /// where the rules settle it without the table, else
-    /// [`source`](GameOracle::source).
-    pub fn source_of(&self, position: G::Position) -> Source {
-        match self.table {
-            Some(_) if self.game.settled_by_rules(position) => Source::ForcedPlay,
-            _ => self.source(),
-        }
-    }
-
-    /// The value of a position for the side to move.
+    /// The value of a position (no moves).
     ///
     /// # Errors
     ///
-    /// A [`TableError`] if the table is corrupt where the position lies,
-    /// [`Error::BudgetExhausted`] if a budgeted search runs out.
-    pub fn probe(&self, position: G::Position) -> Result<G::Value, Error> {
-        let score = self.score_with(position, &mut self.new_search())?;
-        Ok(self.game.value(position, score))
+    /// A [`PositionError`](crate::PositionError) for bad notation, a
+    /// [`TableError`](crate::TableError) for a damaged table,
+    /// [`Error::BudgetExhausted`] when a budgeted search runs out,
+    /// [`Error::Unsupported`] for a game this build cannot answer.
+    pub fn probe(&self, game: GameId, position: &str) -> Result<Report, Error> {
+        self.answer(game, position, Want::Value)
     }
 
-    /// The value of a position and of every legal move, best first.
+    /// The value of a position and of every move, best first.
     ///
     /// # Errors
     ///
-    /// As [`probe`](GameOracle::probe).
-    pub fn answer(&self, position: G::Position) -> Result<Answer<G>, Error> {
-        let mut search = self.new_search();
-        let score = self.score_with(position, &mut search)?;
-        let mut moves = Vec::new();
-        for mv in self.game.moves(position) {
-            let (child, transition) = self.game.play(position, mv);
-            let move_score = transition.backup(self.score_with(child, &mut search)?);
-            moves.push(MoveValue {
-                mv,
-                value: self.game.value(position, move_score),
-                score: move_score,
-            });
+    /// As [`probe`](Oracle::probe).
+    pub fn moves(&self, game: GameId, position: &str) -> Result<Report, Error> {
+        self.answer(game, position, Want::Moves)
+    }
+
+    /// The best move (the first of [`moves`](Oracle::moves)), `None` when the
+    /// game is over.
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](Oracle::probe).
+    pub fn best_move(&self, game: GameId, position: &str) -> Result<Option<MoveReport>, Error> {
+        Ok(self.moves(game, position)?.moves.into_iter().next())
+    }
+
+    /// The answer `want` asks for.
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](Oracle::probe).
+    pub fn answer(&self, game: GameId, position: &str, want: Want) -> Result<Report, Error> {
+        self.game_oracle(game)?.report(position, want)
+    }
+
+    /// The oracle of one game, opening its table on first use.
+    fn game_oracle(&self, id: GameId) -> Result<Arc<dyn AnyGameOracle>, Error> {
+        let cached = self.games.read().unwrap_or_else(PoisonError::into_inner);
+        if let Some(oracle) = cached.get(&id) {
+            return Ok(Arc::clone(oracle));
         }
-        moves.sort_by_key(|m| std::cmp::Reverse(m.score));
-        Ok(Answer {
-            position,
-            value: self.game.value(position, score),
-            score,
-            moves,
-            source: self.source_of(position),
-        })
-    }
-
-    fn new_search(&self) -> Search<'_, G> {
-        Search::with_limits(&self.game, self.limits)
-    }
-
-    /// The score of a position from the table, or from `search`.
-    pub(crate) fn score_with(
-        &self,
-        position: G::Position,
-        search: &mut Search<'_, G>,
-    ) -> Result<Score, Error> {
-        match &self.table {
-            Some(table) => Ok(table_score(&self.game, table, position)?),
-            None => search.score(position),
+        drop(cached);
+        let mut games = self.games.write().unwrap_or_else(PoisonError::into_inner);
+        if let Some(oracle) = games.get(&id) {
+            return Ok(Arc::clone(oracle));
         }
+        let oracle: Arc<dyn AnyGameOracle> = crate::with_game!(id, game => self.load(*game).map(
+            |oracle| Arc::new(oracle) as Arc<dyn AnyGameOracle>
+        ))?;
+        games.insert(id, Arc::clone(&oracle));
+        Ok(oracle)
     }
-}
 
-/// The score a table gives a position ([`Tabled::table_score`]): for dense
-/// tables one canonicalisation, one slot, one entry.
-///
-/// # Errors
-///
-/// A [`TableError`] if the entry is missing or corrupt.
-pub fn table_score<G: Tabled, D: AsRef<[u8]>>(
-    game: &G,
-    table: &Table<D>,
-    position: G::Position,
-) -> Result<Score, TableError> {
-    game.table_score(table, position)
+    /// One game's oracle: over its table if the directory has one, else
+    /// searching within the limits.
+    fn load<G: Tabled>(&self, game: G) -> Result<GameOracle<G, TableBytes>, Error> {
+        let path = self.dir.join(game.id().table_file_name());
+        let oracle = if path.exists() {
+            GameOracle::with_table(game, self.opener.open(&path)?)?
+        } else {
+            GameOracle::search_only(game)
+        };
+        Ok(oracle.with_search_limits(self.limits))
+    }
 }

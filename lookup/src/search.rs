@@ -2,44 +2,14 @@
 //! table keyed by canonical position. It answers where no table does.
 
 use std::collections::HashMap;
-use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::error::Error;
-use crate::game::Game;
+use crate::game::{ExactSolver, Game, Limits};
 use crate::value::Score;
 
 /// Beyond every score any game produces.
 const INFINITY: Score = 1 << 24;
-
-/// How much a live search may spend before it answers "unknown within the
-/// budget" ([`Error::BudgetExhausted`] or [`Error::TimeExhausted`]) instead
-/// of guessing. The default is no limit.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// The most positions to visit, over the search's life.
-    pub nodes: Option<u64>,
-    /// The longest time one call may search.
-    pub time: Option<Duration>,
-    /// Memory for a transposition table, in bytes, for solvers with a
-    /// fixed-size one (dots-and-boxes); `None` lets the solver choose.
-    pub table_bytes: Option<u64>,
-}
-
-/// A game's own exact solver (see [`Game::exact_solver`]), which
-/// [`Search`] uses instead of its generic alpha-beta.
-pub trait ExactSolver<P>: fmt::Debug + Send {
-    /// The exact score of `position` for the side to move.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] when the
-    /// limits run out first.
-    fn score(&mut self, position: P) -> Result<Score, Error>;
-
-    /// Positions visited so far.
-    fn nodes(&self) -> u64;
-}
 
 #[derive(Copy, Clone, Debug)]
 enum Bound {

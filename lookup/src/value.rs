@@ -197,6 +197,37 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// A value in a form that does not depend on the game: what the
+/// [`Oracle`](crate::Oracle) and the faces built on it report.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AnyValue {
+    /// Tic-tac-toe family: win, draw or loss and the plies to the end.
+    Outcome(Outcome),
+    /// Dots-and-boxes: the net number of unclaimed boxes the player wins.
+    Margin(i32),
+}
+
+impl From<Outcome> for AnyValue {
+    fn from(outcome: Outcome) -> AnyValue {
+        AnyValue::Outcome(outcome)
+    }
+}
+
+impl From<Margin> for AnyValue {
+    fn from(margin: Margin) -> AnyValue {
+        AnyValue::Margin(margin.0)
+    }
+}
+
+impl fmt::Display for AnyValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyValue::Outcome(o) => o.fmt(f),
+            AnyValue::Margin(m) => write!(f, "{m:+}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -118,24 +118,33 @@ fn bad_input_fails_with_a_message_naming_the_problem() {
     std::fs::write(&truncated, &committed[..committed.len() / 2]).unwrap();
     let not_a_dir = dir.path().join("file");
     std::fs::write(&not_a_dir, b"").unwrap();
-    let cases: [(&[&str], &str); 9] = [
-        (&["probe", "tictactoe", "X.."], "9 cells, found 3"),
+    // Each failure exits with its kind's code (exit_code): position 3,
+    // table 5, I/O 6.
+    let cases: [(&[&str], &str, i32); 9] = [
+        (&["probe", "tictactoe", "X.."], "9 cells, found 3", 3),
         (
             &["probe", "tictactoe", "X.......Z"],
             "unexpected character 'Z'",
+            3,
         ),
         (
             &["probe", "tictactoe", "XX......."],
             "impossible stone counts",
+            3,
         ),
-        (&["probe", "tictactoe", "XXX/OOO/X.."], "both X and O"),
+        (&["probe", "tictactoe", "XXX/OOO/X.."], "both X and O", 3),
         (
             &["probe", "tictactoe", "XXX/OO./O.."],
             "play continued after X had won",
+            3,
         ),
-        (&["verify", junk.to_str().unwrap()], "not a solvedb table"),
-        (&["verify", truncated.to_str().unwrap()], "truncated"),
-        (&["info", "/nonexistent.sdb"], "/nonexistent.sdb"),
+        (
+            &["verify", junk.to_str().unwrap()],
+            "not a solvedb table",
+            5,
+        ),
+        (&["verify", truncated.to_str().unwrap()], "truncated", 5),
+        (&["info", "/nonexistent.sdb"], "/nonexistent.sdb", 6),
         (
             &[
                 "probe",
@@ -145,11 +154,12 @@ fn bad_input_fails_with_a_message_naming_the_problem() {
                 not_a_dir.to_str().unwrap(),
             ],
             "is not a directory",
+            6,
         ),
     ];
-    for (args, needle) in cases {
+    for (args, needle, expected) in cases {
         let (code, stdout, stderr) = solvedb(args);
-        assert_eq!(code, 1, "{args:?}: {stdout}");
+        assert_eq!(code, expected, "{args:?}: {stdout}");
         assert!(
             stderr.starts_with("error: ") && stderr.contains(needle),
             "{args:?}: {stderr}"

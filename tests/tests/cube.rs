@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use solvedb_generator::cube::{check_exhaustive, check_stored};
-use solvedb_generator::rng::Rng;
+use solvedb_generator::games::cube::solve::{check_exhaustive, check_stored};
+use solvedb_lookup::testkit::{Rng, playout};
 use solvedb_lookup::{
     Cube, CubeBoard, Game, GameOracle, Score, Table, Tabled, WIN_SCORE, read_table,
 };
@@ -103,26 +103,19 @@ impl Independent {
 /// of each game, terminal ones included.
 fn sample_games(games: usize, poor: f64, seed: u64) -> Vec<CubeBoard> {
     let mut rng = Rng::new(seed);
-    let mut positions = Vec::new();
-    for _ in 0..games {
-        let mut board = Cube.start();
-        loop {
-            positions.push(board);
-            let moves = Cube.ordered_moves(board);
-            if moves.is_empty() {
-                break;
-            }
-            // `ordered_moves` lists wins, then blocks, first.
-            let random = (rng.next_u64() % 1000) as f64 / 1000.0 < poor;
-            let mv = if random {
-                moves[rng.index(moves.len())]
-            } else {
-                moves[0]
-            };
-            board = Cube.play(board, mv).0;
-        }
-    }
-    positions
+    (0..games)
+        .flat_map(|_| {
+            playout(&Cube, &mut rng, |rng, board, _| {
+                // `ordered_moves` lists wins, then blocks, first.
+                let moves = Cube.ordered_moves(board);
+                if rng.chance(poor) {
+                    *rng.pick(&moves)
+                } else {
+                    moves[0]
+                }
+            })
+        })
+        .collect()
 }
 
 #[test]
@@ -273,7 +266,7 @@ fn cli_probes_the_cube_in_json() {
 
 #[test]
 fn a_fresh_build_matches_the_committed_table_byte_for_byte() {
-    let (solution, bytes) = solvedb_generator::cli::build_table(&Cube, 19);
+    let (solution, bytes) = solvedb_generator::build::build_table(&Cube, 19);
     assert_eq!(solution.stored, table().header().stored);
     assert!(
         bytes == std::fs::read(table_path()).unwrap(),
@@ -305,7 +298,7 @@ fn cli_verify_exhaustive_prints_counts_per_stone_count() {
     // The totals line agrees with the library call (whose counts another
     // test checks against brute force).
     let counts = check_exhaustive(&table(), 0..=3, |_| {}).unwrap();
-    let sum = |f: fn(&solvedb_generator::cube::StoneCount) -> u64| {
+    let sum = |f: fn(&solvedb_generator::games::cube::solve::StoneCount) -> u64| {
         counts.iter().map(f).sum::<u64>().to_string()
     };
     let total = text
@@ -340,7 +333,7 @@ fn counts_match_the_counts_file() {
     let rows = counts_file();
     assert_eq!(rows.len(), 28);
     // Every quiet count, from the build.
-    let (solution, _) = solvedb_generator::cli::build_table(&Cube, 1);
+    let (solution, _) = solvedb_generator::build::build_table(&Cube, 1);
     for (row, layer) in rows.iter().zip(&solution.layers) {
         assert_eq!(
             [row[0], row[3], row[4]],

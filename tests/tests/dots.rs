@@ -4,8 +4,10 @@
 
 use std::path::PathBuf;
 
-use solvedb_generator::cli::{build_table, main_with};
-use solvedb_generator::consistency::check_consistency;
+use solvedb_generator::build::build_table;
+use solvedb_generator::cli::main_with;
+use solvedb_generator::verify::check_consistency;
+use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{Dots, Edges, Game, GameOracle, Table};
 
 /// The rules again, from the text rather than from `lookup`: a
@@ -63,13 +65,6 @@ fn table_of(board: Dots) -> Table<Vec<u8>> {
     Table::new(build_table(&board, 3).1).unwrap()
 }
 
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
 #[test]
 fn empty_boards_up_to_3x3_agree_with_a_plain_search() {
     let mut values = Vec::new();
@@ -115,15 +110,11 @@ fn table_and_endgame_search_agree_on_random_3x3_positions() {
     let board = Dots::new(3, 3).unwrap();
     let oracle = GameOracle::with_table(board, table_of(board)).unwrap();
     let search = GameOracle::<_, Vec<u8>>::search_only(board);
-    let mut state = 0x1234_5678_9abc_def1;
+    let mut rng = Rng::new(0x1234_5678_9abc_def1);
     for i in 0..150 {
-        let a = xorshift(&mut state);
+        let a = rng.next_u64();
         // From a third to all of the edges drawn.
-        let mask = if i % 3 == 0 {
-            a
-        } else {
-            a | xorshift(&mut state)
-        } & board.full();
+        let mask = if i % 3 == 0 { a } else { a | rng.next_u64() } & board.full();
         let p = Edges(mask);
         assert_eq!(
             oracle.probe(p).unwrap(),
@@ -139,9 +130,9 @@ fn symmetric_images_probe_equal() {
     for (m, n) in [(3, 3), (2, 3), (3, 2), (2, 4)] {
         let board = Dots::new(m, n).unwrap();
         let oracle = GameOracle::with_table(board, table_of(board)).unwrap();
-        let mut state = 0xdead_beef_0bad_cafe;
+        let mut rng = Rng::new(0xdead_beef_0bad_cafe);
         for _ in 0..500 {
-            let p = Edges(xorshift(&mut state) & board.full());
+            let p = Edges(rng.next_u64() & board.full());
             let value = oracle.probe(p).unwrap();
             for s in 0..board.symmetry_count() {
                 let image = board.symmetric(p, s);
@@ -218,14 +209,15 @@ fn bad_positions_fail_with_a_clear_message() {
             &mut out,
             &mut err,
         );
-        assert_eq!(code, 1);
+        assert_eq!(code, 3, "a position error");
         let err = String::from_utf8_lossy(&err);
         assert!(err.contains(expected), "{position}: {err}");
     }
     let (mut out, mut err) = (Vec::new(), Vec::new());
     assert_eq!(
         main_with(["solvedb", "probe", "dots:9x9", "9x9:"], &mut out, &mut err),
-        1
+        4,
+        "an unsupported board"
     );
     assert!(String::from_utf8_lossy(&err).contains("at most 63"));
 }
@@ -262,7 +254,7 @@ fn search_answers_exactly_or_says_unknown_within_the_budget() {
         &mut out,
         &mut err,
     );
-    assert_eq!(code, 1);
+    assert_eq!(code, 7, "a budget stop");
     let err = String::from_utf8_lossy(&err);
     assert!(
         err.contains("unknown within the budget of 1000 nodes"),

@@ -1,7 +1,7 @@
 //! The directory-level `Oracle`: one probe path for every game, lazy tables,
 //! search where no table is, and many threads at once.
 
-use solvedb_generator::rng::Rng;
+use solvedb_lookup::testkit::{Rng, random_positions};
 use solvedb_lookup::{
     AnyValue, Cube, Error, Game, GameId, GameOracle, Oracle, Source, TicTacToe, Want, read_table,
 };
@@ -12,18 +12,16 @@ fn sample(count: usize) -> Vec<(GameId, String)> {
     let mut rng = Rng::new(5);
     let mut out = Vec::new();
     while out.len() < count {
-        let mut p = TicTacToe.start();
-        while !TicTacToe.moves(p).is_empty() {
-            out.push((GameId::TicTacToe, TicTacToe.notation(p)));
-            let moves = TicTacToe.moves(p);
-            p = TicTacToe.play(p, *rng.pick(&moves)).0;
-        }
-        let mut c = Cube.start();
-        while !Cube.moves(c).is_empty() {
-            out.push((GameId::Cube, Cube.notation(c)));
-            let moves = Cube.moves(c);
-            c = Cube.play(c, *rng.pick(&moves)).0;
-        }
+        out.extend(
+            random_positions(&TicTacToe, &mut rng, 8)
+                .into_iter()
+                .map(|p| (GameId::TicTacToe, TicTacToe.notation(p))),
+        );
+        out.extend(
+            random_positions(&Cube, &mut rng, 20)
+                .into_iter()
+                .map(|p| (GameId::Cube, Cube.notation(p))),
+        );
     }
     out
 }

@@ -1,9 +1,9 @@
 //! Table files: determinism, the committed table and its manifest, and every
 //! kind of bad file refused with a typed error.
 
-use solvedb_generator::cli::build_table;
+use solvedb_generator::build::build_table;
+use solvedb_generator::build::read_manifest;
 use solvedb_generator::fuzz::{Budget, fuzz};
-use solvedb_generator::manifest::read_manifest;
 use solvedb_generator::sweep::{SweepLimits, forge_other_game, sweep};
 use solvedb_lookup::format::{FORMAT_VERSION, Header, encode_table};
 use solvedb_lookup::{

@@ -1,8 +1,8 @@
 //! Tic-tac-toe solved end to end: counts, every value against an independent
 //! minimax, symmetry, notation, and determinism of the built table.
 
-use solvedb_generator::cli::build_table;
-use solvedb_generator::consistency::check_consistency;
+use solvedb_generator::build::build_table;
+use solvedb_generator::verify::check_consistency;
 use solvedb_lookup::{Game, GameOracle, Search, Table, TicTacToe};
 use solvedb_tests::plain_tictactoe as plain;
 

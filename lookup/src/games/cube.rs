@@ -41,9 +41,11 @@
 
 use std::fmt;
 
-use crate::error::{PositionError, TableError};
-use crate::format::{Table, sorted_lookup};
-use crate::game::{Game, GameId, IndexScheme, Tabled, ValueEncoding};
+use crate::error::PositionError;
+use crate::format::{
+    GameId, IndexScheme, Table, TableError, ValueEncoding, decode_outcome, encode_outcome,
+};
+use crate::game::{Game, Tabled};
 use crate::games::check_reachable;
 use crate::value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
 
@@ -623,6 +625,10 @@ impl Game for Cube {
         Outcome::from_score(score, stones).unwrap_or(Outcome::draw((CELLS as u32 - stones) as u8))
     }
 
+    fn side_to_move(&self, board: CubeBoard) -> Option<char> {
+        Some(self.to_move(board))
+    }
+
     fn symmetry_count(&self) -> usize {
         SYMMETRY_COUNT
     }
@@ -666,26 +672,20 @@ impl Tabled for Cube {
     }
 
     fn encode(&self, board: CubeBoard, score: Score) -> u8 {
-        let outcome = self.value(board, score);
-        (outcome.wdl as u8 + 1) << 5 | outcome.plies
+        encode_outcome(self.value(board, score))
     }
 
+    /// The family's codec, and what only the cube's stored positions
+    /// satisfy: no game is drawn and none ends on the stored (quiet) position.
     fn decode(&self, board: CubeBoard, slot: u64, entry: u8) -> Result<Score, TableError> {
-        let bad = |reason: String| TableError::Entry { slot, reason };
-        let wdl = match entry >> 5 {
-            1 => Wdl::Loss,
-            3 => Wdl::Win,
-            0 if entry == 0 => return Err(bad("no position stored here".into())),
-            _ => return Err(bad(format!("byte {entry:#04x} encodes no cube outcome"))),
-        };
-        let plies = entry & 31;
-        let empty = CELLS as u32 - board.stones();
-        if plies == 0 || u32::from(plies) > empty {
-            return Err(bad(format!(
-                "{wdl} in {plies} plies with {empty} empty cells"
-            )));
+        let outcome = decode_outcome(entry, CELLS as u32 - board.stones(), slot)?;
+        if outcome.wdl == Wdl::Draw || outcome.plies == 0 {
+            return Err(TableError::Entry {
+                slot,
+                reason: format!("{outcome} is no value of a stored cube position"),
+            });
         }
-        Ok(Outcome { wdl, plies }.score(board.stones()))
+        Ok(outcome.score(board.stones()))
     }
 
     /// Forced play ([`Cube::resolve`]), then one lookup of the quiet
@@ -704,7 +704,7 @@ impl Tabled for Cube {
             Resolved::Quiet { quiet, negate } => {
                 let canonical = self.canonical(quiet);
                 let key = canonical.key();
-                let entry = sorted_lookup(table, key)?.ok_or_else(|| TableError::Entry {
+                let entry = table.sorted_entry(key)?.ok_or_else(|| TableError::Entry {
                     slot: key,
                     reason: format!(
                         "quiet position {} is not in the table",
@@ -723,41 +723,14 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
+    use crate::testkit::{Rng, random_game};
 
-    /// xorshift64*: enough randomness for sampling positions, no dependency.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-
-        fn below(&mut self, n: u32) -> u32 {
-            (self.next() >> 33) as u32 % n
-        }
-    }
-
-    /// Positions from random games, every position of each game.
+    /// Every position of `games` random games, terminal ones included.
     fn random_positions(games: usize, seed: u64) -> Vec<CubeBoard> {
-        let mut rng = Rng(seed);
-        let mut positions = Vec::new();
-        for _ in 0..games {
-            let mut board = Cube.start();
-            loop {
-                positions.push(board);
-                let moves = Cube.moves(board);
-                if moves.is_empty() {
-                    break;
-                }
-                board = Cube
-                    .play(board, moves[rng.below(moves.len() as u32) as usize])
-                    .0;
-            }
-        }
-        positions
+        let mut rng = Rng::new(seed);
+        (0..games)
+            .flat_map(|_| random_game(&Cube, &mut rng))
+            .collect()
     }
 
     fn coords(c: u32) -> [i32; 3] {
@@ -793,12 +766,12 @@ mod tests {
 
     #[test]
     fn bit_parallel_line_tests_match_line_by_line() {
-        let mut rng = Rng(5);
+        let mut rng = Rng::new(5);
         for _ in 0..20_000 {
-            let a = rng.next() as u32 & FULL;
-            let b = rng.next() as u32 & FULL & !a;
+            let a = rng.next_u64() as u32 & FULL;
+            let b = rng.next_u64() as u32 & FULL & !a;
             // Sparse sets too, where lines are rare.
-            let sparse = a & rng.next() as u32;
+            let sparse = a & rng.next_u64() as u32;
             for stones in [a, sparse] {
                 let empty = FULL & !stones & !b;
                 let slow_line = LINES.iter().any(|&l| l & !stones == 0);
@@ -814,17 +787,17 @@ mod tests {
 
     #[test]
     fn line_free_supersets_are_every_one_once() {
-        let mut rng = Rng(3);
+        let mut rng = Rng::new(3);
         for _ in 0..40 {
             // A line-free start and a random pool of 14 other cells.
             let mut stones = 0;
             for _ in 0..4 {
-                let c = rng.below(27);
+                let c = rng.below(27) as u32;
                 if !has_line(stones | 1 << c) {
                     stones |= 1 << c;
                 }
             }
-            let available = rng.next() as u32 & FULL & !stones;
+            let available = rng.next_u64() as u32 & FULL & !stones;
             for k in 0..5 {
                 let mut found = Vec::new();
                 for_each_line_free(stones, available, k, &mut |s| found.push(s));
@@ -870,9 +843,9 @@ mod tests {
         }
         assert_eq!(seen.len(), 48);
         // The byte tables agree with the cell maps.
-        let mut rng = Rng(7);
+        let mut rng = Rng::new(7);
         for _ in 0..2000 {
-            let mask = rng.next() as u32 & FULL;
+            let mask = rng.next_u64() as u32 & FULL;
             for (s, map) in SYMMETRIES.iter().enumerate() {
                 let slow = (0..27)
                     .filter(|c| mask >> c & 1 != 0)
@@ -979,13 +952,11 @@ mod tests {
 
     #[test]
     fn arbitrary_text_is_parsed_or_refused_never_a_panic() {
-        let mut rng = Rng(17);
+        let mut rng = Rng::new(17);
         let alphabet = ['X', 'O', '.', '.', '.', '/', 'Z', ' ', 'é'];
         for _ in 0..50_000 {
             let len = rng.below(40) as usize;
-            let text: String = (0..len)
-                .map(|_| alphabet[rng.below(alphabet.len() as u32) as usize])
-                .collect();
+            let text: String = (0..len).map(|_| *rng.pick(&alphabet)).collect();
             if let Ok(board) = Cube.parse(&text) {
                 assert_eq!(Cube.parse(&Cube.notation(board)), Ok(board));
             }

@@ -49,9 +49,9 @@ use std::sync::OnceLock;
 
 pub use endgame::{EndgameSolver, Rules};
 
-use crate::error::{PositionError, TableError};
-use crate::game::{Game, GameId, IndexScheme, Tabled, ValueEncoding};
-use crate::search::{ExactSolver, Limits};
+use crate::error::PositionError;
+use crate::format::{GameId, IndexScheme, TableError, ValueEncoding, decode_margin, encode_margin};
+use crate::game::{ExactSolver, Game, Limits, Tabled};
 use crate::value::{Margin, Score, Transition};
 
 /// The most edges a board may have: positions are `u64` masks, and a table's
@@ -61,9 +61,6 @@ pub const MAX_EDGES: u32 = 63;
 /// One more than the longest side a board of at most [`MAX_EDGES`] edges
 /// can have (1×20 has 61 edges).
 const SIDES: usize = 21;
-
-/// The entry byte of margin 0 in [`ValueEncoding::Margin`].
-const MARGIN_BIAS: i32 = 128;
 
 /// A dots-and-boxes board of `rows` × `cols` boxes. See the
 /// [module documentation](self).
@@ -615,7 +612,7 @@ impl Tabled for Dots {
         if entry == 0 {
             return Err(bad("no position stored here".into()));
         }
-        let margin = i32::from(entry) - MARGIN_BIAS;
+        let margin = decode_margin(entry);
         let remaining = self.remaining_boxes(position.0) as i32;
         if margin.abs() > remaining || (margin - remaining) % 2 != 0 {
             return Err(bad(format!(
@@ -624,23 +621,6 @@ impl Tabled for Dots {
         }
         Ok(margin)
     }
-}
-
-/// The entry byte of a margin in [`ValueEncoding::Margin`]: `128 + margin`.
-///
-/// # Panics
-///
-/// If the margin is outside `-127..=127` (no board has that many boxes).
-pub fn encode_margin(margin: Score) -> u8 {
-    u8::try_from(margin + MARGIN_BIAS)
-        .ok()
-        .filter(|&e| e != 0)
-        .expect("margin within -127..=127")
-}
-
-/// The margin an entry byte of [`ValueEncoding::Margin`] holds (no checks).
-pub fn decode_margin(entry: u8) -> Score {
-    i32::from(entry) - MARGIN_BIAS
 }
 
 #[cfg(test)]

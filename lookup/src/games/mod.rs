@@ -1,10 +1,61 @@
-//! One module per game: rules, symmetries, notation and table index.
+//! One module per game: rules, symmetries, notation and table index; and
+//! [`with_game!`](crate::with_game), the one dispatcher from a
+//! [`GameId`](crate::GameId) to its game.
 
 pub mod cube;
 pub mod dots;
 pub mod tictactoe;
 
 use crate::error::PositionError;
+
+/// Runs a body that is generic over the game with `$game` bound to a
+/// reference to the game `$id` names: the one place that lists every game.
+/// The body's value is a `Result` whose error takes an
+/// [`Error`](crate::Error) by `From`: a board that cannot exist (dots
+/// `9x9`) is refused before the body runs, as [`Error::Unsupported`](crate::Error::Unsupported).
+///
+/// Adding a game is a module in `games/`, its [`GameId`](crate::GameId)
+/// variant, and one line here.
+///
+/// ```
+/// use solvedb_lookup::{Error, Game, GameId, with_game};
+///
+/// let id: GameId = "dots:2x3".parse().unwrap();
+/// let symmetries = with_game!(id, game => Ok::<_, Error>(game.symmetry_count()))?;
+/// assert_eq!(symmetries, 4);
+/// # Ok::<(), Error>(())
+/// ```
+#[macro_export]
+macro_rules! with_game {
+    ($id:expr, $game:ident => $body:expr) => {
+        match $id {
+            $crate::GameId::TicTacToe => {
+                let $game = &$crate::TicTacToe;
+                $body
+            }
+            $crate::GameId::TicTacToe4x4 => Err($crate::Error::Unsupported {
+                game: $id,
+                reason: String::new(),
+            }
+            .into()),
+            $crate::GameId::Cube => {
+                let $game = &$crate::Cube;
+                $body
+            }
+            $crate::GameId::Dots { rows, cols } => match $crate::Dots::new(rows, cols) {
+                Ok(board) => {
+                    let $game = &board;
+                    $body
+                }
+                Err(e) => Err($crate::Error::Unsupported {
+                    game: $id,
+                    reason: e.to_string(),
+                }
+                .into()),
+            },
+        }
+    };
+}
 
 /// Whether a board of the tic-tac-toe family, X's and O's stones as cell
 /// masks, could have arisen in play: the counts fit (X moves first), and if

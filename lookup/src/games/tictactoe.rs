@@ -16,10 +16,13 @@
 
 use std::fmt;
 
-use crate::error::{PositionError, TableError};
-use crate::game::{Game, GameId, IndexScheme, Tabled, ValueEncoding, check_notation_length};
+use crate::error::PositionError;
+use crate::format::{
+    GameId, IndexScheme, TableError, ValueEncoding, decode_outcome, encode_outcome,
+};
+use crate::game::{Game, Tabled, check_notation_length};
 use crate::games::check_reachable;
-use crate::value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
+use crate::value::{Outcome, Score, Transition, WIN_SCORE};
 
 const CELLS: usize = 9;
 const FULL: u16 = (1 << CELLS) - 1;
@@ -299,6 +302,10 @@ impl Game for TicTacToe {
             .expect("scores come from the rules, the search or a decoded entry")
     }
 
+    fn side_to_move(&self, board: Board) -> Option<char> {
+        Some(self.to_move(board))
+    }
+
     fn symmetry_count(&self) -> usize {
         SYMMETRIES.len()
     }
@@ -350,31 +357,12 @@ impl Tabled for TicTacToe {
     }
 
     fn encode(&self, board: Board, score: Score) -> u8 {
-        let outcome = self.value(board, score);
-        (outcome.wdl as u8 + 1) << 5 | outcome.plies
+        encode_outcome(self.value(board, score))
     }
 
     fn decode(&self, board: Board, slot: u64, entry: u8) -> Result<Score, TableError> {
-        let bad = |reason: String| TableError::Entry { slot, reason };
-        let wdl = match entry >> 5 {
-            1 => Wdl::Loss,
-            2 => Wdl::Draw,
-            3 => Wdl::Win,
-            0 if entry == 0 => return Err(bad("no position stored here".into())),
-            _ => return Err(bad(format!("byte {entry:#04x} encodes no outcome"))),
-        };
-        let plies = entry & 31;
-        let empty = CELLS as u32 - board.stones();
-        let fits = match wdl {
-            Wdl::Draw => u32::from(plies) == empty,
-            _ => u32::from(plies) <= empty,
-        };
-        if !fits {
-            return Err(bad(format!(
-                "{wdl} in {plies} plies with {empty} empty cells"
-            )));
-        }
-        Ok(Outcome { wdl, plies }.score(board.stones()))
+        let outcome = decode_outcome(entry, CELLS as u32 - board.stones(), slot)?;
+        Ok(outcome.score(board.stones()))
     }
 }
 

@@ -43,9 +43,8 @@ use std::time::Instant;
 
 use super::{Dots, Edges};
 use crate::error::Error;
-use crate::game::Game;
+use crate::game::{ExactSolver, Game, Limits};
 use crate::games::dots::EdgeSymmetries;
-use crate::search::{ExactSolver, Limits};
 use crate::value::Score;
 
 const NO_BOX: u8 = u8::MAX;

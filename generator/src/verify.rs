@@ -3,9 +3,9 @@
 //! the canonical positions reachable from the start.
 
 use rayon::prelude::*;
-use solvedb_lookup::{Error, Table, TableError, Tabled, table_score};
+use solvedb_lookup::{Error, Table, TableError, Tabled};
 
-use crate::solve::best_score;
+use crate::build::layers::best_score;
 
 /// What a consistency check looked at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,22 +28,33 @@ pub fn check_consistency<G: Tabled, D: AsRef<[u8]> + Sync>(
     game: &G,
     table: &Table<D>,
 ) -> Result<Consistency, Error> {
-    table.header().check_game(game)?;
+    game.check_header(table.header())?;
     let start = game.canonical(game.start());
-    table_score(game, table, start)?;
-    let checked = (0..game.slots())
-        .into_par_iter()
-        .map(|slot| check_slot(game, table, slot))
-        .sum::<Result<u64, Error>>()?;
+    game.table_score(table, start)?;
+    let checked = if G::INDEX.is_dense() {
+        (0..game.slots())
+            .into_par_iter()
+            .map(|slot| check_entry(game, table, slot, table.entry(slot)?))
+            .sum::<Result<u64, Error>>()?
+    } else {
+        (0..table.header().stored)
+            .into_par_iter()
+            .map(|record| {
+                let (key, entry) = table.sorted_record(record)?;
+                check_entry(game, table, key, entry)
+            })
+            .sum::<Result<u64, Error>>()?
+    };
     Ok(Consistency { checked })
 }
 
-fn check_slot<G: Tabled, D: AsRef<[u8]>>(
+/// Checks the entry of one slot (or sorted key); an empty one counts 0.
+fn check_entry<G: Tabled, D: AsRef<[u8]>>(
     game: &G,
     table: &Table<D>,
     slot: u64,
+    entry: u8,
 ) -> Result<u64, Error> {
-    let entry = table.entry(slot)?;
     if entry == 0 {
         return Ok(0);
     }
@@ -59,7 +70,7 @@ fn check_slot<G: Tabled, D: AsRef<[u8]>>(
     let stored = game.decode(position, slot, entry)?;
     let mut missing = None;
     let expected = best_score(game, position, |child| {
-        table_score(game, table, child).unwrap_or_else(|e| {
+        game.table_score(table, child).unwrap_or_else(|e| {
             missing.get_or_insert(e);
             0
         })

@@ -20,9 +20,10 @@
 //! distances `2^e` behind the write position.
 
 use rayon::prelude::*;
+use solvedb_lookup::format::MARGIN_BIAS;
 use solvedb_lookup::{Dots, EdgeSymmetries};
 
-use crate::solve::{LayerCount, Solution};
+use crate::build::{LayerCount, Solution};
 
 /// High bits that choose a chunk: 2^8 chunks give both cores plenty of
 /// independent work per layer, and a chunk of a 31-edge board is 8 MiB.
@@ -32,9 +33,14 @@ const HIGH_BITS: u32 = 8;
 /// standing for "no box on this side".
 const NO_BOX: u64 = 1 << 63;
 
-/// The byte of margin 0 (see `ValueEncoding::Margin`): values are kept
-/// biased during the solve so the array is the table's entries already.
-const BIAS: i32 = 128;
+/// Values are kept as the table's entry bytes during the solve
+/// (`MARGIN_BIAS + margin`, the format's codec), so the array is the table
+/// already.
+const BIAS: i32 = MARGIN_BIAS;
+
+/// `entry ^ SIGN`, read as an `i8`, is the margin itself: the vectorised
+/// lanes work on signed bytes.
+const SIGN: u8 = MARGIN_BIAS as u8;
 
 /// For each edge, the other three edges of each box it borders
 /// (`NO_BOX` for a side without one): drawing edge `e` into `S`
@@ -228,14 +234,14 @@ fn fold_edge(
     let (on_a, on_b) = run_boxes_on(captures, e, base);
     if on_a | on_b == 0 {
         for (best, &child) in best.iter_mut().zip(children) {
-            *best = (*best).max(((child ^ 0x80) as i8).wrapping_neg());
+            *best = (*best).max(((child ^ SIGN) as i8).wrapping_neg());
         }
         return;
     }
     let [lanes_a, lanes_b] = &tables.lanes[e as usize];
     for i in 0..RUN {
         let gain = ((lanes_a[i] & on_a) + (lanes_b[i] & on_b)) as i8;
-        let child = (children[i] ^ 0x80) as i8;
+        let child = (children[i] ^ SIGN) as i8;
         let value = if gain > 0 {
             gain.wrapping_add(child)
         } else {
@@ -312,7 +318,7 @@ fn finish_lanes(
         } else {
             best[first]
         };
-        out[first] = (value as u8) ^ 0x80;
+        out[first] = (value as u8) ^ SIGN;
         return;
     }
     let half = width / 2;
@@ -322,7 +328,7 @@ fn finish_lanes(
     let [lanes_a, lanes_b] = &tables.lanes[e as usize];
     for i in first..first + half {
         let gain = ((lanes_a[i] & on_a) + (lanes_b[i] & on_b)) as i8;
-        let child = (out[i + half] ^ 0x80) as i8;
+        let child = (out[i + half] ^ SIGN) as i8;
         let value = if gain > 0 {
             gain.wrapping_add(child)
         } else {

@@ -10,30 +10,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use solvedb_lookup::games::cube::{LINES, has_line};
+use solvedb_lookup::testkit::{Rng, playout, random_positions};
 use solvedb_lookup::{Cube, CubeBoard, CubeCell, Game, GameOracle, Table, Tabled};
 
-use crate::cli::build_table;
-use crate::rng::Rng;
-
-/// Non-terminal positions from games of uniformly random moves: the
-/// positions poor play reaches, most of them far from any book line.
-pub fn random_positions(count: usize, seed: u64) -> Vec<CubeBoard> {
-    let mut rng = Rng::new(seed);
-    let mut positions = Vec::with_capacity(count);
-    while positions.len() < count {
-        let mut board = Cube.start();
-        loop {
-            let moves = Cube.moves(board);
-            if moves.is_empty() {
-                break;
-            }
-            positions.push(board);
-            board = Cube.play(board, moves[rng.index(moves.len())]).0;
-        }
-    }
-    positions.truncate(count);
-    positions
-}
+use crate::bench::BenchOptions;
+use crate::build::build_table;
 
 /// Quiet positions (nobody threatens a cell) from games of sensible moves:
 /// win if possible, else block, else a random cell. These are the positions
@@ -42,24 +23,19 @@ pub fn sensible_quiet_positions(count: usize, seed: u64) -> Vec<CubeBoard> {
     let mut rng = Rng::new(seed);
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
-        let mut board = Cube.start();
-        loop {
-            let moves = Cube.ordered_moves(board);
-            if moves.is_empty() {
-                break;
-            }
-            if board.is_quiet() {
-                positions.push(board);
-            }
-            let forced = !board.is_quiet();
+        let game = playout(&Cube, &mut rng, |rng, board, _| {
             // `ordered_moves` lists wins, then blocks, first.
-            let mv = if forced {
-                moves[0]
+            let moves = Cube.ordered_moves(board);
+            if board.is_quiet() {
+                *rng.pick(&moves)
             } else {
-                moves[rng.index(moves.len())]
-            };
-            board = Cube.play(board, mv).0;
-        }
+                moves[0]
+            }
+        });
+        positions.extend(
+            game.into_iter()
+                .filter(|&p| p.is_quiet() && Cube.terminal_score(p).is_none()),
+        );
     }
     positions.truncate(count);
     positions
@@ -160,7 +136,13 @@ fn nanos(d: Duration) -> f64 {
 /// # Errors
 ///
 /// If the table cannot answer a position, or output fails.
-pub fn run(rounds: u32, positions: usize, depths: &[u32], out: &mut dyn Write) -> Result<()> {
+pub fn run(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
+    let BenchOptions {
+        rounds,
+        positions,
+        ref depths,
+        ..
+    } = *options;
     let mut build_times = Vec::new();
     let mut bytes = Vec::new();
     for _ in 0..rounds {
@@ -176,7 +158,7 @@ pub fn run(rounds: u32, positions: usize, depths: &[u32], out: &mut dyn Write) -
         bytes.len()
     )?;
 
-    let sample = random_positions(positions, 0x5eed);
+    let sample = random_positions(&Cube, &mut Rng::new(0x5eed), positions);
     // Cold: open the table and answer one quiet position (fence block and
     // one record block decoded), as a one-shot `solvedb probe` does.
     let quiet = sample.iter().copied().find(|p| p.is_quiet());
@@ -239,7 +221,7 @@ pub fn run(rounds: u32, positions: usize, depths: &[u32], out: &mut dyn Write) -
         ),
     ] {
         writeln!(out, "baseline on {} {name}:", set.len())?;
-        for &depth in depths {
+        for &depth in depths.iter() {
             baseline(&oracle, set, depth, answer_time, out)?;
         }
     }

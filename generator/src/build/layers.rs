@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
+use solvedb_lookup::format::sorted_entries;
 use solvedb_lookup::{Game, Score, Tabled};
 
 /// Positions reached after one number of moves, like a perft line.
@@ -31,6 +32,41 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// The solution of a game whose stored positions and scores are
+    /// `scores` (canonical positions), laid out as its index scheme asks:
+    /// a dense array of `game.slots()` entries, or sorted records in blocks
+    /// of `block_entries`.
+    pub fn from_scores<G: Tabled>(
+        game: &G,
+        layers: Vec<LayerCount>,
+        scores: impl IntoIterator<Item = (G::Position, Score)>,
+        block_entries: u32,
+    ) -> Solution {
+        let mut stored = 0;
+        let entries = if G::INDEX.is_dense() {
+            let slots = usize::try_from(game.slots()).expect("table fits memory");
+            let mut entries = vec![0u8; slots];
+            for (p, score) in scores {
+                entries[game.slot(p) as usize] = game.encode(p, score);
+                stored += 1;
+            }
+            entries
+        } else {
+            let mut records: Vec<(u64, u8)> = scores
+                .into_iter()
+                .map(|(p, score)| (game.slot(p), game.encode(p, score)))
+                .collect();
+            records.sort_unstable();
+            stored = records.len() as u64;
+            sorted_entries(&records, block_entries)
+        };
+        Solution {
+            layers,
+            entries,
+            stored,
+        }
+    }
+
     /// Reachable positions in all layers.
     pub fn reachable(&self) -> u64 {
         self.layers.iter().map(|l| l.reachable).sum()
@@ -65,8 +101,8 @@ pub fn reachable_layers<G: Game>(game: &G) -> Vec<Vec<G::Position>> {
 /// Solves every reachable position, from the last layer back to the start:
 /// a position's score is its terminal score or the best backed-up score of
 /// its moves. Only canonical positions are kept; children are looked up by
-/// their canonical form.
-pub fn solve<G: Tabled>(game: &G) -> Solution {
+/// their canonical form. Sorted-keys tables get blocks of `block_entries`.
+pub fn solve<G: Tabled>(game: &G, block_entries: u32) -> Solution {
     let layers = reachable_layers(game);
     let mut scores: HashMap<G::Position, Score> = HashMap::new();
     let mut counts = Vec::with_capacity(layers.len());
@@ -92,15 +128,7 @@ pub fn solve<G: Tabled>(game: &G) -> Solution {
     }
     counts.reverse();
 
-    let mut entries = vec![0u8; usize::try_from(game.slots()).expect("table fits memory")];
-    for (&p, &score) in &scores {
-        entries[game.slot(p) as usize] = game.encode(p, score);
-    }
-    Solution {
-        layers: counts,
-        entries,
-        stored: scores.len() as u64,
-    }
+    Solution::from_scores(game, counts, scores, block_entries)
 }
 
 /// The score of a position from its children's scores: the terminal score,

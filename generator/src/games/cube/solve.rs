@@ -295,7 +295,7 @@ pub fn check_exhaustive<D: AsRef<[u8]> + Sync>(
     stones: RangeInclusive<u32>,
     mut layer_done: impl FnMut(&StoneCount),
 ) -> Result<Vec<StoneCount>, CheckError> {
-    table.header().check_game(&Cube)?;
+    Cube.check_header(table.header())?;
     let layers: Vec<(u32, Vec<XOrbit>)> = stones
         .filter(|&n| (n as usize) < CELLS)
         .map(|n| (n, orbits(split(n).0)))
@@ -350,7 +350,7 @@ pub fn check_exhaustive<D: AsRef<[u8]> + Sync>(
 ///
 /// The first table error or inconsistency found.
 pub fn check_stored<D: AsRef<[u8]> + Sync>(table: &Table<D>) -> Result<u64, CheckError> {
-    table.header().check_game(&Cube)?;
+    Cube.check_header(table.header())?;
     let stored = table.header().stored;
     (0..stored).into_par_iter().try_for_each(|i| {
         let (key, _) = table.sorted_record(i)?;

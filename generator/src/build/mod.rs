@@ -1,0 +1,154 @@
+//! The build pipeline, in one place: solve a game ([`Buildable::solve_table`]),
+//! encode its table ([`encode_solution`]), write it atomically and record it
+//! in the directory's MANIFEST ([`build_into`]). The command line, the
+//! benchmarks, the fuzzer and the tests all build through here.
+
+pub mod layers;
+pub mod manifest;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use solvedb_lookup::format::{
+    FORMAT_VERSION, Header, encode_table, remove_stale_temporaries, write_atomically,
+};
+use solvedb_lookup::{Dots, Game, GameId, Table, Tabled};
+
+pub use layers::{LayerCount, Solution};
+pub use manifest::{MANIFEST, ManifestEntry, read_manifest};
+
+use crate::build::layers::solve;
+
+/// The program and version written into every table header.
+pub const GENERATOR: &str = concat!("solvedb ", env!("CARGO_PKG_VERSION"));
+
+/// Tables are built once and read often, so they get zstd's strongest
+/// regular level.
+pub const DEFAULT_LEVEL: i32 = 19;
+
+/// `solvedb build all` covers dots boards up to this many edges (3x3, 2^24
+/// positions, and everything smaller, rectangles both ways).
+pub const ALL_DOTS_MAX_EDGES: u32 = 24;
+
+/// What the build pipeline needs of a game: its table's block size, how
+/// its build report reads, and how it is solved.
+pub trait Buildable: Tabled + Copy {
+    /// Entry bytes per table block: small enough that a probe decodes
+    /// little, large enough for zstd to find the repetition.
+    const BLOCK_ENTRIES: u32 = 4096;
+
+    /// What the counts of [`Solution::layers`] count, for the build report.
+    const LAYERS: &'static str = "every reachable position, by ply";
+
+    /// Column heads of the build report: the layer, its positions, and its
+    /// positions up to symmetry.
+    const COLUMNS: [&'static str; 3] = ["ply", "reachable", "canonical"];
+
+    /// Solves the game for its table. The default enumerates the reachable
+    /// positions layer by layer in memory ([`solve`]); games whose tables are
+    /// too big for that override it.
+    fn solve_table(&self) -> Solution {
+        solve(self, Self::BLOCK_ENTRIES)
+    }
+}
+
+/// The games `solvedb build all` builds, in order: tic-tac-toe 3×3 and 4×4,
+/// the cube, and every dots board with at most [`ALL_DOTS_MAX_EDGES`] edges.
+pub fn default_set() -> Vec<GameId> {
+    let mut games = vec![GameId::TicTacToe, GameId::Cube]; // MERGE-4X4
+    games.extend(dots_boards(ALL_DOTS_MAX_EDGES).iter().map(|b| b.id()));
+    games
+}
+
+/// The bytes of a game's table, built from scratch, with the solution's
+/// counts.
+pub fn build_table<G: Buildable>(game: &G, level: i32) -> (Solution, Vec<u8>) {
+    let solution = game.solve_table();
+    let bytes = encode_solution(game, &solution, level);
+    (solution, bytes)
+}
+
+/// The table bytes of a solution: header, then blocks compressed at zstd
+/// `level`.
+pub fn encode_solution<G: Buildable>(game: &G, solution: &Solution, level: i32) -> Vec<u8> {
+    let header = Header {
+        game: game.id(),
+        index: G::INDEX,
+        values: G::VALUES,
+        entries: solution.entries.len() as u64,
+        stored: solution.stored,
+        block_entries: G::BLOCK_ENTRIES,
+        generator: GENERATOR.to_owned(),
+    };
+    encode_table(&header, &solution.entries, level)
+}
+
+/// A table built and written by [`build_into`].
+#[derive(Debug)]
+pub struct Built {
+    /// The solution's counts and entries.
+    pub solution: Solution,
+    /// Where the table was written.
+    pub path: PathBuf,
+    /// The file's size in bytes.
+    pub bytes: u64,
+    /// Blocks in the file.
+    pub blocks: u64,
+    /// Time to solve.
+    pub solve_time: Duration,
+    /// Time to solve and encode (compress).
+    pub build_time: Duration,
+}
+
+/// Solves `game`, writes its table into `dir` (created if missing) under
+/// its file name, atomically, and records it in `dir`'s MANIFEST.
+///
+/// # Errors
+///
+/// If the directory or the files cannot be written.
+pub fn build_into<G: Buildable>(game: &G, dir: &Path, level: i32) -> Result<Built> {
+    let started = Instant::now();
+    let solution = game.solve_table();
+    let solve_time = started.elapsed();
+    let bytes = encode_solution(game, &solution, level);
+    let build_time = started.elapsed();
+
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let name = game.id().table_file_name();
+    let path = dir.join(&name);
+    remove_stale_temporaries(&path)
+        .with_context(|| format!("removing interrupted builds' files in {}", dir.display()))?;
+    write_atomically(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+    let table = Table::new(bytes.as_slice()).context("reading back the table just built")?;
+    manifest::record(
+        dir,
+        &name,
+        ManifestEntry {
+            bytes: bytes.len() as u64,
+            checksum: table.file_checksum(),
+            version: FORMAT_VERSION,
+        },
+    )?;
+    Ok(Built {
+        solution,
+        path,
+        bytes: bytes.len() as u64,
+        blocks: table.header().blocks(),
+        solve_time,
+        build_time,
+    })
+}
+
+/// Every dots-and-boxes board with at most `max_edges` edges, rectangles
+/// both ways, smallest first.
+pub fn dots_boards(max_edges: u32) -> Vec<Dots> {
+    let mut boards: Vec<Dots> = (1..=max_edges.min(255) as u8)
+        .flat_map(|rows| (1..=max_edges.min(255) as u8).map(move |cols| (rows, cols)))
+        .filter_map(|(rows, cols)| Dots::new(rows, cols).ok())
+        .filter(|board| board.edges() <= max_edges)
+        .collect();
+    boards.sort_by_key(|b| (b.edges(), b.rows()));
+    boards
+}

@@ -1,0 +1,68 @@
+//! Each game's generator side behind one seam, [`GeneratorGame`]: how its
+//! table is solved and laid out ([`Buildable`], what the build pipeline
+//! needs), how a table is checked against its rules, and how it is
+//! benchmarked. A game whose positions fit in memory needs
+//! nothing but the defaults; the cube and dots-and-boxes have modules of
+//! their own. The dispatch from a [`GameId`](solvedb_lookup::GameId) to its
+//! game is `solvedb_lookup::with_game!`, the one list of games.
+
+pub mod cube;
+pub mod dots;
+
+use std::io::Write;
+use std::ops::RangeInclusive;
+
+use anyhow::{Result, bail};
+use solvedb_lookup::{Table, TicTacToe};
+
+use crate::bench::{self, BenchOptions};
+use crate::build::Buildable;
+use crate::verify::check_consistency;
+
+/// A game the `solvedb` command can build, verify and benchmark: the one
+/// seam of a game's generator code (its build side is [`Buildable`]).
+pub trait GeneratorGame: Buildable {
+    /// Checks a table whose checksums are good against the rules, and says
+    /// what it checked. `exhaustive` asks for every reachable position with
+    /// that many stones, stored or not, where the game can (the cube); the
+    /// default refuses it, since it checks every stored position anyway.
+    ///
+    /// # Errors
+    ///
+    /// The first inconsistency, or a refused option.
+    fn verify_table(
+        &self,
+        table: &Table<Vec<u8>>,
+        exhaustive: Option<RangeInclusive<u32>>,
+        out: &mut dyn Write,
+    ) -> Result<()> {
+        if exhaustive.is_some() {
+            bail!(
+                "--exhaustive is for cube tables; {} tables are always checked in full",
+                self.id()
+            );
+        }
+        let consistency = check_consistency(self, table)?;
+        writeln!(
+            out,
+            "consistency ok: each of {} stored positions equals the best over its children",
+            consistency.checked
+        )?;
+        Ok(())
+    }
+
+    /// `solvedb bench GAME`: the default measures table probes against live
+    /// search on the same positions, and the build ([`bench::run`]).
+    ///
+    /// # Errors
+    ///
+    /// If the table and the search disagree, or output fails.
+    fn bench(&self, options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
+        bench::run(self, options, out)
+    }
+}
+
+impl Buildable for TicTacToe {}
+impl GeneratorGame for TicTacToe {}
+
+// MERGE-4X4: impl GeneratorGame for TicTacToe4x4

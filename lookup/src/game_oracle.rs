@@ -1,0 +1,212 @@
+//! Answers for positions: from a table where one is loaded, from an exact
+//! live search where not.
+
+use std::fmt;
+
+use crate::error::Error;
+use crate::format::{Table, TableError};
+use crate::game::{Limits, Tabled};
+use crate::search::Search;
+use crate::value::Score;
+
+/// Where an answer came from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Looked up in a precomputed table.
+    Table,
+    /// Computed by an exact live search.
+    Search,
+    /// Settled by the rules through forced play, before any table lookup
+    /// (the cube: a win in one, a loss in two), with a table loaded.
+    ForcedPlay,
+}
+
+impl Source {
+    /// `table`, `search` or `forced`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Table => "table",
+            Source::Search => "search",
+            Source::ForcedPlay => "forced",
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One legal move and its value for the player who makes it.
+#[derive(Debug)]
+pub struct MoveValue<G: Tabled> {
+    /// The move.
+    pub mv: G::Move,
+    /// Its value for the player who makes it, counted from before the move.
+    pub value: G::Value,
+    /// The same as a [`Score`] of the position before the move.
+    pub score: Score,
+}
+
+/// Everything known about a position: its value and every move's.
+#[derive(Debug)]
+pub struct Answer<G: Tabled> {
+    /// The position asked about.
+    pub position: G::Position,
+    /// Its value for the side to move.
+    pub value: G::Value,
+    /// The same as a [`Score`].
+    pub score: Score,
+    /// Every legal move, best first (ties in move order).
+    pub moves: Vec<MoveValue<G>>,
+    /// Where the values came from.
+    pub source: Source,
+}
+
+/// Perfect-play answers for one game: from its table if one was given, from
+/// an exact alpha-beta search otherwise. `Send + Sync` when the table's bytes
+/// are, so threads can share one.
+///
+/// ```
+/// use solvedb_lookup::{Game, GameOracle, Source, TicTacToe};
+///
+/// let oracle = GameOracle::<_, Vec<u8>>::search_only(TicTacToe);
+/// let position = TicTacToe.parse("X../.O./..X")?;
+/// let answer = oracle.answer(position)?;
+/// assert_eq!(answer.source, Source::Search);
+/// println!("{} to move: {}", TicTacToe.to_move(position), answer.value);
+/// for m in &answer.moves {
+///     println!("  {}: {}", m.mv, m.value);
+/// }
+/// # Ok::<(), solvedb_lookup::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct GameOracle<G, D> {
+    game: G,
+    table: Option<Table<D>>,
+    limits: Limits,
+}
+
+impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
+    /// An oracle that answers from `table`.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::WrongGame`] and friends if the table is not for `game`.
+    pub fn with_table(game: G, table: Table<D>) -> Result<Self, TableError> {
+        game.check_header(table.header())?;
+        Ok(GameOracle {
+            game,
+            table: Some(table),
+            limits: Limits::default(),
+        })
+    }
+
+    /// An oracle without a table: every answer comes from live search.
+    pub fn search_only(game: G) -> Self {
+        GameOracle {
+            game,
+            table: None,
+            limits: Limits::default(),
+        }
+    }
+
+    /// Limits each live search to `nodes` positions; past it an answer is
+    /// [`Error::BudgetExhausted`] instead of a guess.
+    pub fn with_search_budget(mut self, nodes: u64) -> Self {
+        self.limits.nodes = Some(nodes);
+        self
+    }
+
+    /// Limits each live search (nodes, time); past them an answer is
+    /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] instead of a
+    /// guess.
+    pub fn with_search_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The table, if one is loaded.
+    pub fn table(&self) -> Option<&Table<D>> {
+        self.table.as_ref()
+    }
+
+    /// Where answers come from.
+    pub fn source(&self) -> Source {
+        match self.table {
+            Some(_) => Source::Table,
+            None => Source::Search,
+        }
+    }
+
+    /// Where the value of `position` comes from: [`Source::ForcedPlay`]
+    /// where the rules settle it without the table, else
+    /// [`source`](GameOracle::source).
+    pub fn source_of(&self, position: G::Position) -> Source {
+        match self.table {
+            Some(_) if self.game.settled_by_rules(position) => Source::ForcedPlay,
+            _ => self.source(),
+        }
+    }
+
+    /// The value of a position for the side to move.
+    ///
+    /// # Errors
+    ///
+    /// A [`TableError`] if the table is corrupt where the position lies,
+    /// [`Error::BudgetExhausted`] if a budgeted search runs out.
+    pub fn probe(&self, position: G::Position) -> Result<G::Value, Error> {
+        let score = self.score_with(position, &mut self.new_search())?;
+        Ok(self.game.value(position, score))
+    }
+
+    /// The value of a position and of every legal move, best first.
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](GameOracle::probe).
+    pub fn answer(&self, position: G::Position) -> Result<Answer<G>, Error> {
+        let mut search = self.new_search();
+        let score = self.score_with(position, &mut search)?;
+        let mut moves = Vec::new();
+        for mv in self.game.moves(position) {
+            let (child, transition) = self.game.play(position, mv);
+            let move_score = transition.backup(self.score_with(child, &mut search)?);
+            moves.push(MoveValue {
+                mv,
+                value: self.game.value(position, move_score),
+                score: move_score,
+            });
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+        Ok(Answer {
+            position,
+            value: self.game.value(position, score),
+            score,
+            moves,
+            source: self.source_of(position),
+        })
+    }
+
+    fn new_search(&self) -> Search<'_, G> {
+        Search::with_limits(&self.game, self.limits)
+    }
+
+    /// The score of a position from the table, or from `search`.
+    pub(crate) fn score_with(
+        &self,
+        position: G::Position,
+        search: &mut Search<'_, G>,
+    ) -> Result<Score, Error> {
+        match &self.table {
+            Some(table) => Ok(self.game.table_score(table, position)?),
+            None => search.score(position),
+        }
+    }
+}

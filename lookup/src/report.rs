@@ -1,0 +1,135 @@
+//! Answers in a form that does not depend on the game ([`Report`]), and
+//! their one JSON shape, shared by `solvedb probe --json`, `solvedb serve`
+//! and every other face.
+
+use serde_json::{Map, Value as Json, json};
+
+use crate::error::Error;
+use crate::format::GameId;
+use crate::game::Tabled;
+use crate::game_oracle::{GameOracle, Source};
+use crate::value::AnyValue;
+
+/// One move and its value for the player who makes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveReport {
+    /// The move in the game's notation.
+    pub mv: String,
+    /// Its value for the player who makes it, counted from before the move.
+    pub value: AnyValue,
+}
+
+/// An answer about one position, for any game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The game and board.
+    pub game: GameId,
+    /// The position in the game's notation (normalised).
+    pub position: String,
+    /// The side to move, where it has a name.
+    pub to_move: Option<char>,
+    /// The value for the side to move.
+    pub value: AnyValue,
+    /// Where the answer came from.
+    pub source: Source,
+    /// Every legal move, best first (empty when only the value was asked).
+    pub moves: Vec<MoveReport>,
+}
+
+/// The JSON fields of a value: `result` and `plies`, or `value`.
+fn value_fields(value: AnyValue, into: &mut Map<String, Json>) {
+    match value {
+        AnyValue::Outcome(o) => {
+            into.insert("result".into(), json!(o.wdl.as_str()));
+            into.insert("plies".into(), json!(o.plies));
+        }
+        AnyValue::Margin(m) => {
+            into.insert("value".into(), json!(m));
+        }
+    }
+}
+
+impl Report {
+    /// The answer as one line of JSON, the shape of `solvedb probe --json`:
+    /// `{"game":"tictactoe","position":"...","to_move":"X","result":"win",
+    /// "plies":3,"source":"table","moves":[{"move":"4","result":"win",
+    /// "plies":3}, ...]}`; dots-and-boxes has `"game":"dots","board":"3x3"`
+    /// and `value` instead of `result`/`plies`, and no `to_move`.
+    pub fn to_json(&self) -> Json {
+        let mut object = Map::new();
+        match self.game {
+            GameId::Dots { rows, cols } => {
+                object.insert("game".into(), json!("dots"));
+                object.insert("board".into(), json!(format!("{rows}x{cols}")));
+            }
+            game => {
+                object.insert("game".into(), json!(game.to_string()));
+            }
+        }
+        object.insert("position".into(), json!(self.position));
+        if let Some(side) = self.to_move {
+            object.insert("to_move".into(), json!(side.to_string()));
+        }
+        value_fields(self.value, &mut object);
+        object.insert("source".into(), json!(self.source.as_str()));
+        let moves = self
+            .moves
+            .iter()
+            .map(|m| {
+                let mut entry = Map::new();
+                entry.insert("move".into(), json!(m.mv));
+                value_fields(m.value, &mut entry);
+                Json::Object(entry)
+            })
+            .collect();
+        object.insert("moves".into(), Json::Array(moves));
+        Json::Object(object)
+    }
+}
+
+/// What to compute about a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// The value only.
+    Value,
+    /// The value and every move's value.
+    Moves,
+}
+
+/// The answer for the position `text` from one game's oracle.
+///
+/// # Errors
+///
+/// As [`GameOracle::answer`], and a [`PositionError`](crate::PositionError)
+/// for bad notation.
+pub fn report<G: Tabled, D: AsRef<[u8]>>(
+    oracle: &GameOracle<G, D>,
+    text: &str,
+    want: Want,
+) -> Result<Report, Error> {
+    let game = oracle.game();
+    let position = game.parse(text)?;
+    let (value, moves) = match want {
+        Want::Value => (oracle.probe(position)?, Vec::new()),
+        Want::Moves => {
+            let answer = oracle.answer(position)?;
+            let moves = answer
+                .moves
+                .iter()
+                .map(|m| MoveReport {
+                    mv: m.mv.to_string(),
+                    value: m.value.into(),
+                })
+                .collect();
+            (answer.value, moves)
+        }
+    };
+    Ok(Report {
+        game: game.id(),
+        position: game.notation(position),
+        to_move: game.side_to_move(position),
+        value: value.into(),
+        source: oracle.source_of(position),
+        moves,
+    })
+}
