@@ -66,7 +66,7 @@ pub use games::dots::{Dots, EdgeSymmetries, Edges, Line};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use mapping::{TableBytes, map_table, read_table};
 pub use oracle::Oracle;
-pub use report::{MoveReport, Report, Want, report};
+pub use report::{Mainline, MoveReport, Report, Want, mainline, report};
 pub use search::Search;
 pub use value::{AnyValue, Margin, Outcome, Score, Transition, WIN_SCORE, Wdl};
 

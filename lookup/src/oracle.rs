@@ -11,16 +11,21 @@ use crate::format::GameId;
 use crate::game::{Limits, Tabled};
 use crate::game_oracle::GameOracle;
 use crate::mapping::{Opener, TableBytes};
-use crate::report::{MoveReport, Report, Want, report};
+use crate::report::{Mainline, MoveReport, Report, Want, mainline, report};
 
 /// One game's oracle behind the game-neutral face the [`Oracle`] keeps.
 trait AnyGameOracle: fmt::Debug + Send + Sync {
     fn report(&self, text: &str, want: Want) -> Result<Report, Error>;
+    fn mainline(&self, text: &str) -> Result<Mainline, Error>;
 }
 
 impl<G: Tabled + 'static> AnyGameOracle for GameOracle<G, TableBytes> {
     fn report(&self, text: &str, want: Want) -> Result<Report, Error> {
         report(self, text, want)
+    }
+
+    fn mainline(&self, text: &str) -> Result<Mainline, Error> {
+        mainline(self, text)
     }
 }
 
@@ -162,6 +167,16 @@ impl Oracle {
     /// As [`probe`](Oracle::probe).
     pub fn best_move(&self, game: GameId, position: &str) -> Result<Option<MoveReport>, Error> {
         Ok(self.moves(game, position)?.moves.into_iter().next())
+    }
+
+    /// The best line from a position to the end of the game, each move the
+    /// best of its position.
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](Oracle::probe).
+    pub fn mainline(&self, game: GameId, position: &str) -> Result<Mainline, Error> {
+        self.game_oracle(game)?.mainline(position)
     }
 
     /// The answer `want` asks for.

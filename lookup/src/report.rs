@@ -87,6 +87,73 @@ impl Report {
     }
 }
 
+/// The best line from a position to the end of the game: the principal
+/// variation under perfect play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mainline {
+    /// The game and board.
+    pub game: GameId,
+    /// The starting position in the game's notation (normalised).
+    pub position: String,
+    /// The value of the starting position for the side to move.
+    pub value: AnyValue,
+    /// Where the values came from.
+    pub source: Source,
+    /// The moves of the line, in order; each is the best move (the first of
+    /// the moves, ties in move order) of the position it is played in.
+    pub moves: Vec<String>,
+    /// The position at the end of the line: the game is over there.
+    pub last: String,
+}
+
+impl Mainline {
+    /// The line as JSON: `{"game", "position", "result"/"plies" or "value",
+    /// "source", "moves": [...], "final": position at the end}`.
+    pub fn to_json(&self) -> Json {
+        let mut object = Map::new();
+        object.insert("game".into(), json!(self.game.to_string()));
+        object.insert("position".into(), json!(self.position));
+        value_fields(self.value, &mut object);
+        object.insert("source".into(), json!(self.source.as_str()));
+        object.insert("moves".into(), json!(self.moves));
+        object.insert("final".into(), json!(self.last));
+        Json::Object(object)
+    }
+}
+
+/// The best line from the position `text` to the end of the game.
+///
+/// # Errors
+///
+/// As [`report`].
+pub fn mainline<G: Tabled, D: AsRef<[u8]>>(
+    oracle: &GameOracle<G, D>,
+    text: &str,
+) -> Result<Mainline, Error> {
+    let game = oracle.game();
+    let start = game.parse(text)?;
+    let mut position = start;
+    let mut moves = Vec::new();
+    let mut value = None;
+    loop {
+        let answer = oracle.answer(position)?;
+        value.get_or_insert(answer.value);
+        let Some(best) = answer.moves.first() else {
+            break;
+        };
+        moves.push(best.mv.to_string());
+        position = game.play(position, best.mv).0;
+    }
+    Ok(Mainline {
+        game: game.id(),
+        position: game.notation(start),
+        value: value.expect("the loop answers the start").into(),
+        source: oracle.source_of(start),
+        moves,
+        last: game.notation(position),
+    })
+}
+
 /// What to compute about a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Want {

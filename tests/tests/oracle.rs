@@ -146,3 +146,54 @@ fn cube_positions_settled_by_forced_play_say_so() {
     let quiet = oracle.probe(GameId::Cube, &".".repeat(27)).unwrap();
     assert_eq!(quiet.source, Source::Table);
 }
+
+/// The mainline is the best move at every step, its moves are legal in
+/// turn, it ends where the game is over, and its length and end agree with
+/// the value: plies for the tic-tac-toe family, the margin for dots.
+#[test]
+fn mainlines_follow_the_best_move_to_the_end() {
+    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let mut rng = Rng::new(21);
+    let mut cases: Vec<(GameId, String)> = random_positions(&TicTacToe, &mut rng, 40)
+        .into_iter()
+        .map(|p| (GameId::TicTacToe, TicTacToe.notation(p)))
+        .collect();
+    cases.extend(
+        random_positions(&Cube, &mut rng, 40)
+            .into_iter()
+            .map(|p| (GameId::Cube, Cube.notation(p))),
+    );
+    let dots = solvedb_lookup::Dots::new(2, 2).unwrap();
+    cases.extend(
+        random_positions(&dots, &mut rng, 40)
+            .into_iter()
+            .map(|p| (dots.id(), dots.notation(p))),
+    );
+    for (game, start) in cases {
+        let line = oracle.mainline(game, &start).unwrap();
+        assert_eq!(line.value, oracle.probe(game, &start).unwrap().value);
+        let mut position = oracle.probe(game, &start).unwrap().position;
+        for mv in &line.moves {
+            let best = oracle.best_move(game, &position).unwrap().unwrap();
+            assert_eq!(&best.mv, mv, "{game} {position}");
+            position = solvedb_lookup::with_game!(game, g => g
+                .parse(&position)
+                .and_then(|p| g.play_notation(p, mv))
+                .map(|p| g.notation(p))
+                .map_err(Error::from))
+            .unwrap();
+        }
+        assert_eq!(position, line.last);
+        assert!(oracle.best_move(game, &line.last).unwrap().is_none());
+        if let AnyValue::Outcome(outcome) = line.value {
+            assert_eq!(
+                line.moves.len(),
+                usize::from(outcome.plies),
+                "{game} {start}"
+            );
+        }
+        let json = line.to_json();
+        assert_eq!(json["moves"].as_array().unwrap().len(), line.moves.len());
+        assert_eq!(json["final"], line.last.as_str());
+    }
+}
