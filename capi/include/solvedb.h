@@ -12,6 +12,8 @@
  * Games and notation (the names and notation of `solvedb probe`):
  *   "tictactoe"  nine cells 'X', 'O' or '.', row by row, '/' between rows
  *                allowed: "X../.O./..."; moves are cells "0".."8".
+ *   "tictactoe:4x4"  four in a row on 4x4: sixteen cells, row by row, '/'
+ *                between rows allowed; moves are cells "0".."15".
  *   "cube"       3x3x3: 27 cells, '/' between rows, "//" between layers
  *                allowed; moves are cells "0".."26" (x + 3y + 9z).
  *   "dots:MxN"   dots-and-boxes, where this build supports it.

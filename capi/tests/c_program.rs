@@ -16,7 +16,9 @@ use std::sync::OnceLock;
 
 use solvedb_capi::{MOVE_NAME_SIZE, Status};
 use solvedb_lookup::testkit::{Rng, random_game};
-use solvedb_lookup::{AnyValue, Cube, Error, Game, GameId, Oracle, Source, TicTacToe, Wdl};
+use solvedb_lookup::{
+    AnyValue, Cube, Error, Game, GameId, Oracle, Source, TicTacToe, TicTacToe4x4, Wdl,
+};
 
 /// The repository's `tables/` directory.
 fn committed_tables() -> PathBuf {
@@ -268,6 +270,14 @@ fn tictactoe_queries(games: usize) -> Vec<Query> {
         .collect()
 }
 
+/// 4×4 tic-tac-toe positions with at least `min_moves` stones.
+fn tictactoe_4x4_queries(games: usize, min_moves: usize) -> Vec<Query> {
+    random_play(TicTacToe4x4, games, min_moves, 4)
+        .iter()
+        .flat_map(|p| Query::all("tictactoe:4x4", p))
+        .collect()
+}
+
 /// Cube positions with at least `min_moves` stones (live search from six
 /// stones takes minutes, from ten well under a second).
 fn cube_queries(games: usize, min_moves: usize) -> Vec<Query> {
@@ -331,6 +341,7 @@ fn error_queries() -> Vec<Query> {
 #[test]
 fn the_c_program_answers_like_the_oracle_from_the_tables() {
     let mut queries = tictactoe_queries(60);
+    queries.extend(tictactoe_4x4_queries(20, 0));
     queries.extend(cube_queries(30, 0));
     // Without a committed dots-and-boxes table its answers are searched:
     // only late positions then.
@@ -382,6 +393,7 @@ fn without_tables_the_c_program_searches_and_says_so() {
     let empty = tempfile::tempdir().unwrap();
     let missing = empty.path().join("no-tables-here");
     let mut queries = tictactoe_queries(8);
+    queries.extend(tictactoe_4x4_queries(4, 4));
     // Live search of the cube is quick from ten stones on.
     queries.extend(cube_queries(10, 10));
     assert!(queries.iter().any(|q| q.game == "cube"));

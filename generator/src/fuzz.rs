@@ -241,9 +241,9 @@ fn hex(bytes: &[u8]) -> String {
 
 /// The games the fuzzer covers: every game, dots-and-boxes on a board small
 /// enough to build its table in a moment.
-pub const TARGETS: [GameId; 3] = [
-    // MERGE-4X4
+pub const TARGETS: [GameId; 4] = [
     GameId::TicTacToe,
+    GameId::TicTacToe4x4,
     GameId::Cube,
     GameId::Dots { rows: 2, cols: 3 },
 ];

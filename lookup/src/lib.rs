@@ -16,7 +16,10 @@
 //!
 //! # Games
 //!
-//! [`TicTacToe`] (dense table of every canonical position) and [`Cube`],
+//! [`TicTacToe`] (dense table of every canonical position),
+//! [`TicTacToe4x4`] (four in a row; sorted keys of every position up to its
+//! 32 symmetries), [`Dots`] (dots-and-boxes on any board up to 63 edges;
+//! dense tables, a chain-and-loop solver beyond them) and [`Cube`],
 //! 3×3×3 tic-tac-toe, whose table holds only the 80,183 canonical *quiet*
 //! positions (nobody threatens to complete a line); every other position
 //! resolves by forced play before one lookup ([`Cube::resolve`]).
@@ -64,6 +67,7 @@ pub use game_oracle::{Answer, GameOracle, MoveValue, Source};
 pub use games::cube::{Cube, CubeBoard, CubeCell, Resolved};
 pub use games::dots::{Dots, EdgeSymmetries, Edges, Line};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
+pub use games::tictactoe_4x4::{Board4x4, Cell4x4, TicTacToe4x4};
 pub use mapping::{TableBytes, map_table, read_table};
 pub use oracle::Oracle;
 pub use report::{Mainline, MoveReport, Report, Want, mainline, report};

@@ -98,19 +98,54 @@ pub fn reachable_layers<G: Game>(game: &G) -> Vec<Vec<G::Position>> {
     }
 }
 
+/// The canonical positions reachable from the start, layer by layer
+/// (layer `k` is what `k` moves reach, up to symmetry): each layer grows
+/// from the canonical forms of the last one's children, so the work is that
+/// of the positions up to symmetry, not of every position.
+pub fn canonical_layers<G: Game>(game: &G) -> Vec<Vec<G::Position>> {
+    let mut layers = vec![vec![game.canonical(game.start())]];
+    loop {
+        let last = layers.last().expect("at least the start layer");
+        let next: HashSet<G::Position> = last
+            .par_iter()
+            .flat_map_iter(|&p| {
+                game.moves(p)
+                    .into_iter()
+                    .map(move |m| game.canonical(game.play(p, m).0))
+            })
+            .collect();
+        if next.is_empty() {
+            return layers;
+        }
+        let mut next: Vec<_> = next.into_iter().collect();
+        next.sort_unstable();
+        layers.push(next);
+    }
+}
+
+/// How many positions are symmetric images of `position` (itself included):
+/// the size of its orbit under the game's symmetries.
+pub fn orbit_size<G: Game>(game: &G, position: G::Position) -> u64 {
+    let mut images: Vec<G::Position> = (0..game.symmetry_count())
+        .map(|s| game.symmetric(position, s))
+        .collect();
+    images.sort_unstable();
+    images.dedup();
+    images.len() as u64
+}
+
 /// Solves every reachable position, from the last layer back to the start:
 /// a position's score is its terminal score or the best backed-up score of
-/// its moves. Only canonical positions are kept; children are looked up by
-/// their canonical form. Sorted-keys tables get blocks of `block_entries`.
+/// its moves. Only canonical positions are kept and solved; children are
+/// looked up by their canonical form; a layer's count of all positions is
+/// the sum of its canonical positions' orbits. Sorted-keys tables get blocks
+/// of `block_entries`.
 pub fn solve<G: Tabled>(game: &G, block_entries: u32) -> Solution {
-    let layers = reachable_layers(game);
+    let layers = canonical_layers(game);
     let mut scores: HashMap<G::Position, Score> = HashMap::new();
     let mut counts = Vec::with_capacity(layers.len());
     for (ply, layer) in layers.iter().enumerate().rev() {
-        let mut canonical: Vec<G::Position> = layer.iter().map(|&p| game.canonical(p)).collect();
-        canonical.sort_unstable();
-        canonical.dedup();
-        let solved: Vec<(G::Position, Score)> = canonical
+        let solved: Vec<(G::Position, Score)> = layer
             .par_iter()
             .map(|&p| {
                 (
@@ -121,8 +156,8 @@ pub fn solve<G: Tabled>(game: &G, block_entries: u32) -> Solution {
             .collect();
         counts.push(LayerCount {
             ply,
-            reachable: layer.len() as u64,
-            canonical: canonical.len() as u64,
+            reachable: layer.par_iter().map(|&p| orbit_size(game, p)).sum(),
+            canonical: layer.len() as u64,
         });
         scores.extend(solved);
     }

@@ -57,7 +57,7 @@ pub trait Buildable: Tabled + Copy {
 /// The games `solvedb build all` builds, in order: tic-tac-toe 3×3 and 4×4,
 /// the cube, and every dots board with at most [`ALL_DOTS_MAX_EDGES`] edges.
 pub fn default_set() -> Vec<GameId> {
-    let mut games = vec![GameId::TicTacToe, GameId::Cube]; // MERGE-4X4
+    let mut games = vec![GameId::TicTacToe, GameId::TicTacToe4x4, GameId::Cube];
     games.extend(dots_boards(ALL_DOTS_MAX_EDGES).iter().map(|b| b.id()));
     games
 }

@@ -13,7 +13,7 @@ use std::io::Write;
 use std::ops::RangeInclusive;
 
 use anyhow::{Result, bail};
-use solvedb_lookup::{Table, TicTacToe};
+use solvedb_lookup::{Table, TicTacToe, TicTacToe4x4};
 
 use crate::bench::{self, BenchOptions};
 use crate::build::Buildable;
@@ -65,4 +65,5 @@ pub trait GeneratorGame: Buildable {
 impl Buildable for TicTacToe {}
 impl GeneratorGame for TicTacToe {}
 
-// MERGE-4X4: impl GeneratorGame for TicTacToe4x4
+impl Buildable for TicTacToe4x4 {}
+impl GeneratorGame for TicTacToe4x4 {}

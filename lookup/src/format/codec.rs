@@ -29,8 +29,10 @@ pub fn encode_outcome(outcome: Outcome) -> u8 {
 /// # Errors
 ///
 /// [`TableError::Entry`] for an empty entry (0), a byte outside the
-/// encoding, more plies than empty cells, or a draw that does not fill the
-/// board (in the tic-tac-toe family a drawn game always does).
+/// encoding, more plies than empty cells, a draw that does not fill the
+/// board (in the tic-tac-toe family a drawn game always does), or a win
+/// after an even number of plies or a loss after an odd one (players
+/// alternate, and whoever completes a line made the last move).
 pub fn decode_outcome(entry: u8, empty: u32, slot: u64) -> Result<Outcome, TableError> {
     let bad = |reason: String| TableError::Entry { slot, reason };
     let wdl = match entry >> 5 {
@@ -43,7 +45,8 @@ pub fn decode_outcome(entry: u8, empty: u32, slot: u64) -> Result<Outcome, Table
     let plies = entry & 31;
     let fits = match wdl {
         Wdl::Draw => u32::from(plies) == empty,
-        _ => u32::from(plies) <= empty,
+        Wdl::Win => u32::from(plies) <= empty && plies % 2 == 1,
+        Wdl::Loss => u32::from(plies) <= empty && plies % 2 == 0,
     };
     if !fits {
         return Err(bad(format!(
@@ -82,6 +85,12 @@ mod tests {
                 if let Ok(outcome) = decode_outcome(entry, empty, 0) {
                     assert_eq!(encode_outcome(outcome), entry);
                     assert!(u32::from(outcome.plies) <= empty);
+                    let odd = outcome.plies % 2 == 1;
+                    match outcome.wdl {
+                        Wdl::Win => assert!(odd),
+                        Wdl::Loss => assert!(!odd),
+                        Wdl::Draw => assert_eq!(u32::from(outcome.plies), empty),
+                    }
                 }
             }
             let draw = Outcome::draw(empty as u8);

@@ -5,6 +5,7 @@
 pub mod cube;
 pub mod dots;
 pub mod tictactoe;
+pub mod tictactoe_4x4;
 
 use crate::error::PositionError;
 
@@ -33,11 +34,10 @@ macro_rules! with_game {
                 let $game = &$crate::TicTacToe;
                 $body
             }
-            $crate::GameId::TicTacToe4x4 => Err($crate::Error::Unsupported {
-                game: $id,
-                reason: String::new(),
+            $crate::GameId::TicTacToe4x4 => {
+                let $game = &$crate::TicTacToe4x4;
+                $body
             }
-            .into()),
             $crate::GameId::Cube => {
                 let $game = &$crate::Cube;
                 $body
