@@ -22,6 +22,10 @@ use crate::verify::check_consistency;
 /// A game the `solvedb` command can build, verify and benchmark: the one
 /// seam of a game's generator code (its build side is [`Buildable`]).
 pub trait GeneratorGame: Buildable {
+    /// Whether `verify --exhaustive` can check every reachable position of
+    /// this game, stored or not (the cube); asked before any work starts.
+    const EXHAUSTIVE: bool = false;
+
     /// Checks a table whose checksums are good against the rules, and says
     /// what it checked. `exhaustive` asks for every reachable position with
     /// that many stones, stored or not, where the game can (the cube); the

@@ -46,6 +46,8 @@ impl Buildable for Cube {
 }
 
 impl GeneratorGame for Cube {
+    const EXHAUSTIVE: bool = true;
+
     /// Every stored position is canonical, quiet and equals the best over
     /// its children; with `exhaustive`, every reachable non-terminal
     /// position with that many stones is checked the same way, layer by
