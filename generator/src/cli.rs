@@ -362,7 +362,7 @@ pub fn exit_code_table() -> String {
 }
 
 /// The clap command, with the exit-code table after the help.
-fn clap_command() -> clap::Command {
+pub fn clap_command() -> clap::Command {
     Cli::command().after_long_help(exit_code_table())
 }
 
@@ -426,11 +426,17 @@ where
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
-            let code = e.exit_code();
+            // A game name that names no game is refused while the arguments
+            // are read, but it is an unsupported game, not a usage error.
+            let unknown_game = std::error::Error::source(&e).is_some_and(|s| s.is::<UnknownGame>());
+            let (kind, code) = match unknown_game {
+                true => (ErrorKind::Unsupported, exit_code(ErrorKind::Unsupported)),
+                false => (ErrorKind::Request, e.exit_code()),
+            };
             if e.use_stderr() && json {
                 let message = e.render().to_string();
                 let message = message.trim_end().trim_start_matches("error: ");
-                let _ = writeln!(out, "{}", error_json(Some(ErrorKind::Request), message));
+                let _ = writeln!(out, "{}", error_json(Some(kind), message));
                 return code;
             }
             let (sink, color): (&mut dyn Write, bool) = if e.use_stderr() {
@@ -617,6 +623,13 @@ fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
             let oracle = Oracle::open_reading(&tables)
                 .with_context(|| format!("opening tables directory {}", tables.display()))?
                 .with_search_limits(limits.limits()?);
+            // A board no build answers, or a bad position, is refused
+            // before the notice.
+            with_game!(game, g => match position.as_str() {
+                "-" => Ok(()),
+                text => g.parse(text).map(drop).map_err(Error::from),
+            })
+            .with_context(|| format!("probing {game} position {position:?}"))?;
             if !oracle.has_table(game) {
                 let dir = std::path::absolute(&tables).unwrap_or(tables.clone());
                 writeln!(
@@ -659,7 +672,11 @@ fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
             }
         }
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut clap_command(), "solvedb", out);
+            // `generate` panics when its writer fails (a closed pipe):
+            // write into memory, then out, where a failure is an error.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut clap_command(), "solvedb", &mut script);
+            out.write_all(&script)?;
         }
         Command::Man => clap_mangen::Man::new(clap_command()).render(out)?,
     }

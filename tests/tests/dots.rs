@@ -238,7 +238,10 @@ fn search_answers_exactly_or_says_unknown_within_the_budget() {
             .unwrap()
             .probe(Edges(0))
             .unwrap();
-    assert!(out.contains(&format!("value    {table} (exact")), "{out}");
+    assert!(
+        out.contains(&format!("value    {table} (from exact live search)")),
+        "{out}"
+    );
 
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = main_with(
