@@ -254,8 +254,8 @@ struct LimitArgs {
     #[arg(long, default_value_t = DEFAULT_SEARCH_NODES)]
     nodes: u64,
     /// Give up after this many seconds (per position searched).
-    #[arg(long)]
-    seconds: Option<f64>,
+    #[arg(long, value_parser = parse_seconds)]
+    seconds: Option<Duration>,
     /// Memory for the search's transposition table, in MiB (dots: default
     /// 256 for 4x4 and larger).
     #[arg(long)]
@@ -266,18 +266,17 @@ struct LimitArgs {
     no_budget: bool,
 }
 
+/// A number of seconds that is a duration (not negative, not NaN).
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    Duration::try_from_secs_f64(seconds).map_err(|_| "not a non-negative number of seconds".into())
+}
+
 impl LimitArgs {
     fn limits(self) -> Result<Limits> {
-        let time = self
-            .seconds
-            .map(|s| {
-                Duration::try_from_secs_f64(s)
-                    .map_err(|_| anyhow!("--seconds must be a non-negative number, not {s}"))
-            })
-            .transpose()?;
         Ok(Limits {
             nodes: (!self.no_budget).then_some(self.nodes),
-            time,
+            time: self.seconds,
             table_bytes: self.table_mib.map(|mib| mib << 20),
         })
     }

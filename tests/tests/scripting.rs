@@ -496,3 +496,89 @@ fn game_names_in_answers_are_the_names_requests_take() {
         assert_eq!(name.parse::<GameId>().unwrap(), game);
     }
 }
+
+#[test]
+fn the_small_things() {
+    // An OS error is said once.
+    let broken = broken_tables();
+    let dir = broken.path().to_str().unwrap();
+    let (_, _, stderr) = solvedb(&["probe", "cube", "13", "--tables", dir]);
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+
+    // `verify --exhaustive` on a table it does not apply to is refused
+    // before the checksums (this table's header is good, a block is not).
+    let mut bytes = std::fs::read(committed_tables().join("tictactoe.sdb")).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    let damaged = broken.path().join("damaged.sdb");
+    std::fs::write(&damaged, bytes).unwrap();
+    let (code, _, stderr) = solvedb(&["verify", damaged.to_str().unwrap(), "--exhaustive"]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("--exhaustive is for cube tables"),
+        "{stderr}"
+    );
+    let (code, _, _) = solvedb(&["verify", damaged.to_str().unwrap()]);
+    assert_eq!(code, exit_code(ErrorKind::Table));
+
+    // One thing in the singular, times in seconds only.
+    let out = tempfile::tempdir().unwrap();
+    let (code, stdout, _) = solvedb(&["build", "dots:1x1", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains(", 1 block\n"), "{stdout}");
+    assert!(stdout.contains("in 16 slots"), "{stdout}");
+    let table = out.path().join("dots-1x1.sdb");
+    let (_, verified, _) = solvedb(&["verify", table.to_str().unwrap()]);
+    assert!(verified.contains("1 block,"), "{verified}");
+    for text in [&stdout, &verified] {
+        assert!(
+            !text.contains(" 1 blocks") && !text.contains(" 1 positions"),
+            "{text}"
+        );
+        assert!(!text.contains(" ms") && !text.contains("µs"), "{text}");
+        assert!(text.contains(" s"), "{text}");
+    }
+
+    // `info` in words: no Rust names, slots for dense tables, entry bytes
+    // for sorted ones.
+    let (_, dense, _) = solvedb(&["info", table.to_str().unwrap()]);
+    let cube = committed_tables().join("cube.sdb");
+    let (_, sorted, _) = solvedb(&["info", cube.to_str().unwrap()]);
+    for text in [&dense, &sorted] {
+        for rust in ["EdgeMaskCanonical", "SortedKeys", "Margin", "OutcomePlies"] {
+            assert!(!text.contains(rust), "{text}");
+        }
+    }
+    assert!(dense.contains("slots           16"), "{dense}");
+    assert!(
+        sorted.contains("entry bytes") && !sorted.contains("slots"),
+        "{sorted}"
+    );
+
+    // `--seconds` that is no duration is an error, not a panic.
+    let (code, _, stderr) = solvedb(&["search", "tictactoe", "4", "--seconds=-1"]);
+    assert_eq!(code, exit_code(ErrorKind::Request), "{stderr}");
+    assert!(stderr.contains("--seconds"), "{stderr}");
+}
+
+#[test]
+fn bench_depths_take_the_form_help_shows() {
+    let (_, help, _) = solvedb(&["bench", "--help"]);
+    assert!(help.contains("[default: 4 6]"), "{help}");
+    // Both forms parse (and are checked: 10 is out of range).
+    let command = clap_command();
+    for args in [
+        &["solvedb", "bench", "cube", "--depths", "4", "6"][..],
+        &["solvedb", "bench", "cube", "--depths", "4,6"],
+    ] {
+        let matches = command.clone().try_get_matches_from(args).unwrap();
+        let (_, bench) = matches.subcommand().unwrap();
+        let depths: Vec<u32> = bench.get_many::<u32>("depths").unwrap().copied().collect();
+        assert_eq!(depths, [4, 6], "{args:?}");
+    }
+    assert!(
+        command
+            .try_get_matches_from(["solvedb", "bench", "cube", "--depths", "10"])
+            .is_err()
+    );
+}
