@@ -40,7 +40,7 @@ fn read_cube(picture: &str) -> String {
         rows[0].contains("z=0") && rows[0].contains("z=2"),
         "{picture}"
     );
-    let mut layers = vec![Vec::new(), Vec::new(), Vec::new()];
+    let mut layers = [Vec::new(), Vec::new(), Vec::new()];
     for (y, row) in rows[1..].iter().enumerate() {
         let parts: Vec<&str> = row.split('|').collect();
         assert_eq!(parts.len(), 3, "{picture}");
