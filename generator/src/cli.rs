@@ -24,6 +24,7 @@ use crate::games::GeneratorGame;
 use crate::progress::Progress;
 use crate::serve::{Line, error_json, next_line, serve};
 use crate::sweep::{SweepLimits, forge_other_game, sweep};
+use crate::text::{count, seconds};
 
 /// The node budget of a live search when none is given: enough for every
 /// tic-tac-toe position and every dots board the default tables cover,
@@ -540,24 +541,6 @@ impl Paint {
             })
             .collect()
     }
-}
-
-/// `n` and the noun, singular for one: `1 block`, `12,345 positions`.
-pub fn count(n: u64, singular: &str, plural: &str) -> String {
-    let digits = n.to_string();
-    let mut grouped = String::new();
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(d);
-    }
-    format!("{grouped} {}", if n == 1 { singular } else { plural })
-}
-
-/// A duration as the command prints every duration: seconds.
-pub fn seconds(duration: Duration) -> String {
-    format!("{:.3} s", duration.as_secs_f64())
 }
 
 fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {

@@ -17,6 +17,7 @@ use solvedb_lookup::{Table, TicTacToe};
 
 use crate::bench::{self, BenchOptions};
 use crate::build::Buildable;
+use crate::text::count;
 use crate::verify::check_consistency;
 
 /// A game the `solvedb` command can build, verify and benchmark: the one
@@ -49,8 +50,8 @@ pub trait GeneratorGame: Buildable {
         let consistency = check_consistency(self, table)?;
         writeln!(
             out,
-            "consistency ok: each of {} stored positions equals the best over its children",
-            consistency.checked
+            "consistency ok: each of {} equals the best over its children",
+            count(consistency.checked, "stored position", "stored positions")
         )?;
         Ok(())
     }
