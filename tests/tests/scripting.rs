@@ -582,3 +582,33 @@ fn bench_depths_take_the_form_help_shows() {
             .is_err()
     );
 }
+
+#[test]
+fn serve_bounds_every_search_by_default_and_says_so() {
+    let empty = tempfile::tempdir().unwrap();
+    let input = concat!(
+        r#"{"game":"dots:4x4","position":"4x4:","id":1}"#,
+        "\n",
+        r#"{"game":"tictactoe","position":"4","id":2}"#,
+        "\n"
+    );
+    let (code, stdout, stderr) = solvedb_with_input(
+        &[
+            "serve",
+            "--stdio",
+            "--tables",
+            empty.path().to_str().unwrap(),
+        ],
+        input,
+    );
+    assert_eq!(code, 0);
+    assert!(stderr.contains("10,000,000 positions"), "{stderr}");
+    let answers: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // The big board stops within the budget; the stream goes on.
+    assert_eq!(answers[0]["kind"], "budget");
+    assert_eq!(answers[1]["id"], 2);
+    assert_eq!(answers[1]["source"], "search");
+}
