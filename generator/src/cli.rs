@@ -434,7 +434,9 @@ where
                 false => (ErrorKind::Request, e.exit_code()),
             };
             if e.use_stderr() && json {
+                // The error itself, without the usage hints below it.
                 let message = e.render().to_string();
+                let message = message.split("\n\n").next().unwrap_or_default();
                 let message = message.trim_end().trim_start_matches("error: ");
                 let _ = writeln!(out, "{}", error_json(Some(kind), message));
                 return code;

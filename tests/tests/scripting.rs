@@ -108,6 +108,10 @@ fn every_kind_exits_with_its_own_code_as_text_and_as_json() {
             "{error}"
         );
         assert_eq!(error.as_object().unwrap().len(), 2, "{error}");
+        assert!(
+            !error["error"].as_str().unwrap().contains("--help"),
+            "{error}"
+        );
     }
     assert_eq!(seen.len(), ErrorKind::ALL.len(), "every kind is tried");
 }
