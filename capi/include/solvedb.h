@@ -7,16 +7,22 @@
  * header and checks its answers against the Rust library.
  *
  * Link with -lsolvedb_capi (libsolvedb_capi.so / .dylib, solvedb_capi.dll),
- * built by `cargo build -p solvedb-capi`.
+ * built by `cargo build --release -p solvedb-capi` (into target/release).
  *
  * Games and notation (the names and notation of `solvedb probe`):
  *   "tictactoe"  nine cells 'X', 'O' or '.', row by row, '/' between rows
- *                allowed: "X../.O./..."; moves are cells "0".."8".
+ *                allowed: "X../.O./..."; moves are cells "0".."8"; a
+ *                position may also be the moves from the start: "4 0".
  *   "tictactoe:4x4"  four in a row on 4x4: sixteen cells, row by row, '/'
- *                between rows allowed; moves are cells "0".."15".
+ *                between rows allowed, or the moves from the start: "5 0";
+ *                moves are cells "0".."15".
  *   "cube"       3x3x3: 27 cells, '/' between rows, "//" between layers
- *                allowed; moves are cells "0".."26" (x + 3y + 9z).
- *   "dots:MxN"   dots-and-boxes, where this build supports it.
+ *                allowed; moves are cells "0".."26" (x + 3y + 9z); or the
+ *                moves from the start: "13 0".
+ *   "dots:MxN"   dots-and-boxes, M rows by N columns of boxes: "MxN:" and
+ *                one '0'/'1' per edge, or "MxN:" and moves ("2x2:h0,0 v1,2").
+ *                A board this build cannot answer (more than 63 edges) is
+ *                SOLVEDB_ERR_UNSUPPORTED_GAME, like an unknown game name.
  *
  * Values are always for the side to move (a move's value: for the player who
  * makes it). Tic-tac-toe and the cube have outcomes (win, draw or loss and
@@ -113,6 +119,10 @@ typedef struct solvedb_value {
 /* Bytes of a move name, the terminating NUL included. */
 #define SOLVEDB_MOVE_NAME_SIZE 16
 
+/* The most legal moves any position of any supported game has: a buffer of
+ * this many solvedb_move always suffices for solvedb_moves. */
+#define SOLVEDB_MAX_MOVES 63
+
 /* A move and its value for the player who makes it. */
 typedef struct solvedb_move {
     /* The move in the game's notation, NUL-terminated. */
@@ -158,8 +168,9 @@ solvedb_status solvedb_probe(const solvedb *db, const char *game,
  * of legal moves (0 when the game is over). If that is more than `capacity`,
  * the best `capacity` moves are written and SOLVEDB_ERR_BUFFER_TOO_SMALL is
  * returned: call with capacity 0 (out may then be NULL) to learn the count.
- * On other failures *count is 0. No game has more than 27 moves today;
- * dots-and-boxes M x N has (M+1)N + M(N+1).
+ * On other failures *count is 0. A position has at most SOLVEDB_MAX_MOVES
+ * moves: the cube 27, dots-and-boxes M x N (M+1)N + M(N+1) (3x4: 31, 5x5:
+ * 60, any supported board at most 63).
  */
 solvedb_status solvedb_moves(const solvedb *db, const char *game,
                              const char *position, solvedb_value *value,

@@ -196,6 +196,12 @@ impl Value {
     }
 }
 
+/// The most legal moves of any position of any supported game
+/// (`SOLVEDB_MAX_MOVES`): a dots board has at most
+/// [`MAX_EDGES`](solvedb_lookup::games::dots::MAX_EDGES) edges, more than
+/// the cube's 27 cells.
+pub const MAX_MOVES: usize = solvedb_lookup::games::dots::MAX_EDGES as usize;
+
 /// Bytes in a move name, the terminating NUL included
 /// (`SOLVEDB_MOVE_NAME_SIZE`).
 pub const MOVE_NAME_SIZE: usize = 16;

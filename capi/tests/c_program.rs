@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use solvedb_capi::{MOVE_NAME_SIZE, Status};
+use solvedb_capi::{MAX_MOVES, MOVE_NAME_SIZE, Status};
 use solvedb_lookup::testkit::{Rng, random_game};
 use solvedb_lookup::{
     AnyValue, Cube, Error, Game, GameId, Oracle, Source, TicTacToe, TicTacToe4x4, Wdl,
@@ -329,6 +329,9 @@ fn error_queries() -> Vec<Query> {
         ("cube", &format!("{}//", ".".repeat(27))),
         ("dots:3x3", "3x3:01"),
         ("chess", "whatever"),
+        // A board no build can answer: an unsupported game, not a position.
+        ("dots:9x9", "9x9:"),
+        ("dots:0x3", "0x3:"),
         ("tictactoe ", "........."),
         ("dots:", "3x3:"),
         ("", "........."),
@@ -454,6 +457,30 @@ fn a_damaged_table_is_an_error_not_a_search() {
     assert_answers(&output, &want);
 }
 
+#[test]
+fn an_unreadable_table_is_an_io_error() {
+    let dir = tempfile::tempdir().unwrap();
+    // A directory where the cube's table file should be: it exists but
+    // cannot be read as a file. (Tic-tac-toe stays searchable: the
+    // program's own checks use it.)
+    std::fs::create_dir(dir.path().join("cube.sdb")).unwrap();
+    let queries = Query::all("cube", &".".repeat(27));
+    let output = run_c(dir.path(), None, &queries);
+    // Reading and mapping fail with different OS messages (EISDIR, ENODEV):
+    // the status is what must agree.
+    let unreadable = Oracle::open_reading(dir.path()).unwrap();
+    let want = expected(&unreadable, &queries);
+    let io = "error SOLVEDB_ERR_IO: ";
+    assert_eq!(want.iter().filter(|l| l.starts_with(io)).count(), 3);
+    let got: Vec<&str> = output.lines().filter(|l| l.starts_with("error ")).collect();
+    assert_eq!(got.len(), 3, "{output}");
+    assert!(
+        got.iter()
+            .all(|l| l.starts_with(io) && l.contains("cube.sdb")),
+        "{output}"
+    );
+}
+
 /// The hand-kept header declares the same codes and sizes as the crate.
 #[test]
 fn the_header_agrees_with_the_crate() {
@@ -478,6 +505,20 @@ fn the_header_agrees_with_the_crate() {
             "solvedb.h lacks {declaration}"
         );
     }
+    // Every supported board's moves fit SOLVEDB_MAX_MOVES (the biggest,
+    // 1x20 and 20x1, have 61 edges; 5x5 has 60), and the build hint builds
+    // the library where the link line looks for it.
+    let max = format!("#define SOLVEDB_MAX_MOVES {MAX_MOVES}");
+    assert!(header.contains(&max), "{max}");
+    let most = (1..=255u8)
+        .flat_map(|r| (1..=255u8).map(move |c| (r, c)))
+        .filter_map(|(r, c)| solvedb_lookup::Dots::new(r, c).ok())
+        .map(|board| board.edges() as usize)
+        .chain([27])
+        .max()
+        .unwrap();
+    assert!(most <= MAX_MOVES, "{most} moves");
+    assert!(header.contains("cargo build --release -p solvedb-capi"));
     let size = format!("#define SOLVEDB_MOVE_NAME_SIZE {MOVE_NAME_SIZE}");
     assert!(header.contains(&size), "solvedb.h lacks {size}");
 }

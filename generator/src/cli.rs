@@ -4,16 +4,17 @@
 
 use std::ffi::OsString;
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use clap::{Parser, Subcommand};
+use clap::{ColorChoice, CommandFactory, FromArgMatches, Parser, Subcommand};
+use serde_json::Value as Json;
 use solvedb_lookup::format::FORMAT_VERSION;
 use solvedb_lookup::{
-    Error, ErrorKind, Game, GameId, Limits, Oracle, PositionError, Search, Source, Table,
-    TableError, UnknownGame, read_table, with_game,
+    AnyValue, Error, ErrorKind, Game, GameId, Limits, Oracle, PositionError, Report, Source, Table,
+    TableError, UnknownGame, Wdl, read_table, with_game,
 };
 
 use crate::bench::{self, BenchOptions};
@@ -21,8 +22,20 @@ use crate::build::{Buildable, DEFAULT_LEVEL, build_into, default_set};
 use crate::fuzz::{Budget, fuzz};
 use crate::games::GeneratorGame;
 use crate::progress::Progress;
-use crate::serve::serve;
+use crate::serve::{Line, error_json, next_line, serve};
 use crate::sweep::{SweepLimits, forge_other_game, sweep};
+use crate::text::{count, seconds};
+
+/// The node budget of a live search when none is given: enough for every
+/// tic-tac-toe position and every dots board the default tables cover,
+/// small enough that a 4x4 or 5x5 dots board or an early cube position
+/// stops within seconds with "unknown within the budget" (figures in the
+/// README). `--nodes` changes it, `--no-budget` lifts it.
+pub const DEFAULT_SEARCH_NODES: u64 = 10_000_000;
+
+/// The environment variable naming the tables directory when `--tables`
+/// is not given.
+pub const TABLES_ENV: &str = "SOLVEDB_TABLES";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -116,39 +129,51 @@ enum Command {
         /// Serve on standard input and output (the only transport).
         #[arg(long, required = true)]
         stdio: bool,
-        /// Directory holding the tables.
-        #[arg(long, default_value = "tables")]
+        /// Directory holding the tables (else $SOLVEDB_TABLES, else `tables`).
+        #[arg(long, env = TABLES_ENV, default_value = "tables")]
         tables: PathBuf,
-        /// Node budget of each live search; past it the answer is an error
-        /// of kind "budget" (unknown within the budget).
+        /// Node budget of each live search (default 10000000); past it the
+        /// answer is an error of kind "budget" (unknown within the budget).
         #[arg(long)]
         budget: Option<u64>,
+        /// No budget: live searches run until they know the answer (one
+        /// request on a big board can then hold up the stream for hours).
+        #[arg(long, conflicts_with = "budget")]
+        no_budget: bool,
     },
     /// Print a table file's header.
     Info {
         /// The table file.
         file: PathBuf,
     },
-    /// The value of a position and of every legal move, best first.
+    /// The value of a position and of every legal move, best first, with a
+    /// picture of the board.
     ///
     /// Uses the game's table in the tables directory; without one, an exact
-    /// live search answers, and the output says which.
+    /// live search answers within the search budget (it says so on standard
+    /// error at once), and the output says which. With `-` as the position,
+    /// reads one position per line from standard input and answers one per
+    /// line.
     Probe {
-        /// The game: `tictactoe`, `cube` or `dots:MxN`.
+        /// The game: `tictactoe`, `cube` or `dots:MxN` (M rows by N columns
+        /// of boxes).
         game: GameId,
-        /// The position. Tic-tac-toe: nine cells `X`, `O` or `.` row by row,
-        /// `/` between rows allowed, e.g. `X../.O./...`. Cube: 27 cells,
-        /// layer by layer (z), row by row (y), x = 0..2; `/` between rows,
-        /// one or two between layers. Dots: `MxN:` and one `0`/`1` per edge
-        /// (horizontal edges row by row from the top, then vertical ones), or
-        /// `MxN:` and moves like `h0,1 v2,0`.
+        /// The position, or `-` for one per line on standard input.
+        /// Tic-tac-toe: nine cells `X`, `O` or `.` row by row, `/` between
+        /// rows allowed, e.g. `X../.O./...`, or the moves from the start,
+        /// cells 0-8, e.g. `0 4`. Cube: 27 cells, layer by layer (z), row by
+        /// row (y), x = 0..2; `/` between rows, one or two between layers;
+        /// or moves from the start, cells 0-26 = x + 3y + 9z, e.g. `13 0`.
+        /// Dots: `MxN:` and one `0`/`1` per edge (horizontal edges row by
+        /// row from the top, then vertical ones), or `MxN:` and moves like
+        /// `h0,1 v2,0`.
+        #[arg(allow_hyphen_values = true)]
         position: String,
-        /// Directory holding the tables.
-        #[arg(long, default_value = "tables")]
+        /// Directory holding the tables (else $SOLVEDB_TABLES, else `tables`).
+        #[arg(long, env = TABLES_ENV, default_value = "tables")]
         tables: PathBuf,
-        /// Answer in JSON.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: OutputArgs,
         #[command(flatten)]
         limits: LimitArgs,
     },
@@ -164,8 +189,9 @@ enum Command {
         /// `--tables`, in one run.
         #[arg(default_value = "all")]
         game: Target,
-        /// Directory of the tables whose sizes `all` reports.
-        #[arg(long, default_value = "tables")]
+        /// Directory of the tables whose sizes `all` reports (else
+        /// $SOLVEDB_TABLES, else `tables`).
+        #[arg(long, env = TABLES_ENV, default_value = "tables")]
         tables: PathBuf,
         /// Rounds per measurement (the median is reported).
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -175,7 +201,7 @@ enum Command {
         #[arg(long, default_value_t = 2000)]
         positions: usize,
         /// Cube: search depths (plies) of the alpha-beta baseline.
-        #[arg(long, value_delimiter = ',', default_values_t = [4, 6],
+        #[arg(long, value_delimiter = ',', num_args = 1.., default_values_t = [4, 6],
             value_parser = clap::value_parser!(u32).range(1..=9))]
         depths: Vec<u32>,
         /// Dots: also time the exact solver on this many 4x4 and as many 5x5
@@ -183,41 +209,77 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         endgame: usize,
     },
-    /// The exact value of a position by live search alone (no table), with
-    /// the positions searched and the time taken.
+    /// The value of a position and of every move by exact live search
+    /// alone (no table), as `probe` prints it, with the time taken.
     Search {
-        /// The game: `tictactoe` or `dots:MxN`.
+        /// The game: `tictactoe`, `cube` or `dots:MxN`.
         game: GameId,
-        /// The position, as for `probe`.
+        /// The position, as for `probe` (`-`: one per line on standard input).
+        #[arg(allow_hyphen_values = true)]
         position: String,
+        #[command(flatten)]
+        output: OutputArgs,
         #[command(flatten)]
         limits: LimitArgs,
     },
+    /// Print a completion script for a shell, e.g.
+    /// `solvedb completions bash > /etc/bash_completion.d/solvedb`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `solvedb man > solvedb.1`.
+    Man,
+}
+
+/// How `probe` and `search` print their answers.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct OutputArgs {
+    /// Answer in JSON (errors too: {"error":"...","kind":"..."} on standard
+    /// output, with the kind's exit code).
+    #[arg(long)]
+    json: bool,
+    /// Also give the best line to the end of the game (the principal
+    /// variation).
+    #[arg(long)]
+    pv: bool,
 }
 
 /// Limits on a live search: past them the answer is "unknown within the
 /// budget", never a guess.
 #[derive(clap::Args, Debug, Clone, Copy)]
 struct LimitArgs {
-    /// Give up after searching this many positions.
-    #[arg(long)]
-    nodes: Option<u64>,
-    /// Give up after this many seconds.
-    #[arg(long)]
-    seconds: Option<f64>,
+    /// Give up after searching this many positions (the default answers
+    /// every tic-tac-toe and small dots position and stops a 4x4 dots board
+    /// or an early cube position within seconds).
+    #[arg(long, default_value_t = DEFAULT_SEARCH_NODES)]
+    nodes: u64,
+    /// Give up after this many seconds (per position searched).
+    #[arg(long, value_parser = parse_seconds)]
+    seconds: Option<Duration>,
     /// Memory for the search's transposition table, in MiB (dots: default
     /// 256 for 4x4 and larger).
     #[arg(long)]
     table_mib: Option<u64>,
+    /// No node budget: search until the answer is known, however long it
+    /// takes (`--seconds` still applies if given).
+    #[arg(long, conflicts_with = "nodes")]
+    no_budget: bool,
+}
+
+/// A number of seconds that is a duration (not negative, not NaN).
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    Duration::try_from_secs_f64(seconds).map_err(|_| "not a non-negative number of seconds".into())
 }
 
 impl LimitArgs {
-    fn limits(self) -> Limits {
-        Limits {
-            nodes: self.nodes,
-            time: self.seconds.map(Duration::from_secs_f64),
+    fn limits(self) -> Result<Limits> {
+        Ok(Limits {
+            nodes: (!self.no_budget).then_some(self.nodes),
+            time: self.seconds,
             table_bytes: self.table_mib.map(|mib| mib << 20),
-        }
+        })
     }
 }
 
@@ -243,7 +305,8 @@ impl std::str::FromStr for Target {
 }
 
 /// The exit code of a failure of each [`ErrorKind`]: the command's face of
-/// the one error mapping (0 is success, 1 a failure of no other kind).
+/// the one error mapping (0 is success, 1 a failure of no other kind; a
+/// usage error is a malformed request, 2).
 pub fn exit_code(kind: ErrorKind) -> i32 {
     match kind {
         ErrorKind::Request => 2,
@@ -276,33 +339,214 @@ fn failure_kind(error: &anyhow::Error) -> Option<ErrorKind> {
     })
 }
 
+/// The exit codes, as `--help` and the README list them: one line per
+/// code, from [`exit_code`] of every [`ErrorKind`].
+pub fn exit_code_table() -> String {
+    let mut lines = vec!["Exit codes:".to_owned(), "  0  success".to_owned()];
+    lines.push("  1  a failure of no other kind (kind \"other\")".to_owned());
+    for kind in ErrorKind::ALL {
+        let what = match kind {
+            ErrorKind::Request => "usage: bad arguments or a malformed request",
+            ErrorKind::Position => "a malformed or illegal position or move",
+            ErrorKind::Unsupported => {
+                "an unknown game, or a board this build cannot answer or build"
+            }
+            ErrorKind::Table => "a damaged, foreign or newer table file",
+            ErrorKind::Io => "a file or directory that cannot be read or written",
+            ErrorKind::Budget => "unknown within the search budget (--nodes, --seconds)",
+            _ => "another kind",
+        };
+        lines.push(format!("  {}  {what} (kind \"{kind}\")", exit_code(kind)));
+    }
+    lines.join("\n")
+}
+
+/// The clap command, with the exit-code table after the help.
+pub fn clap_command() -> clap::Command {
+    Cli::command().after_long_help(exit_code_table())
+}
+
+/// Where a run's input and output go, and whether they get colour.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Terminal {
+    /// Colour on standard output (a terminal, `NO_COLOR` unset).
+    pub color_out: bool,
+    /// Colour on standard error.
+    pub color_err: bool,
+}
+
+impl Terminal {
+    /// Colour where the process's standard output and error are terminals
+    /// and `NO_COLOR` is unset (anstream's rules: also `CLICOLOR=0`,
+    /// `TERM=dumb` turn it off, `CLICOLOR_FORCE` on).
+    pub fn of_process() -> Terminal {
+        let on = |choice| choice != anstream::ColorChoice::Never;
+        Terminal {
+            color_out: on(anstream::AutoStream::choice(&io::stdout())),
+            color_err: on(anstream::AutoStream::choice(&io::stderr())),
+        }
+    }
+}
+
 /// Runs the command line `args` (program name first), writing results to
-/// `out` and problems to `err`. Returns the process exit code: 0 on success,
-/// 2 for a usage error, and for a failure its kind's [`exit_code`] (1 when
-/// it has none).
+/// `out` and problems to `err`, without colour; standard input is the
+/// process's. Returns the process exit code: 0 on success, 2 for a usage
+/// error, and for a failure its kind's [`exit_code`] (1 when it has none).
 pub fn main_with<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> i32
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    main_with_input(args, &mut io::stdin().lock(), out, err, Terminal::default())
+}
+
+/// As [`main_with`], reading standard input (`probe GAME -`, `serve`) from
+/// `input` and colouring as `terminal` says.
+pub fn main_with_input<I, T>(
+    args: I,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    terminal: Terminal,
+) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let parsed = clap_command()
+        .color(if terminal.color_out && terminal.color_err {
+            ColorChoice::Always
+        } else {
+            ColorChoice::Never
+        })
+        .try_get_matches_from(args)
+        .and_then(|mut matches| Cli::from_arg_matches_mut(&mut matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
-            let sink: &mut dyn Write = if e.use_stderr() { err } else { out };
-            let _ = write!(sink, "{}", e.render().ansi());
-            return e.exit_code();
+            // A game name that names no game is refused while the arguments
+            // are read, but it is an unsupported game, not a usage error.
+            let unknown_game = std::error::Error::source(&e).is_some_and(|s| s.is::<UnknownGame>());
+            let (kind, code) = match unknown_game {
+                true => (ErrorKind::Unsupported, exit_code(ErrorKind::Unsupported)),
+                false => (ErrorKind::Request, e.exit_code()),
+            };
+            if e.use_stderr() && json {
+                // The error itself, without the usage hints below it.
+                let message = e.render().to_string();
+                let message = message.split("\n\n").next().unwrap_or_default();
+                let message = message.trim_end().trim_start_matches("error: ");
+                let _ = writeln!(out, "{}", error_json(Some(kind), message));
+                return code;
+            }
+            let (sink, color): (&mut dyn Write, bool) = if e.use_stderr() {
+                (err, terminal.color_err)
+            } else {
+                (out, terminal.color_out)
+            };
+            let _ = if color {
+                write!(sink, "{}", e.render().ansi())
+            } else {
+                write!(sink, "{}", e.render())
+            };
+            return code;
         }
     };
-    match run(cli.command, out) {
-        Ok(()) => 0,
+    let mut io = Io {
+        input,
+        out,
+        err,
+        paint: Paint(terminal.color_out),
+    };
+    match run(cli.command, &mut io) {
+        Ok(code) => code,
         Err(e) => {
-            let _ = writeln!(err, "error: {e:#}");
-            failure_kind(&e).map_or(1, exit_code)
+            let kind = failure_kind(&e);
+            let message = error_message(&e);
+            if json {
+                let _ = writeln!(io.out, "{}", error_json(kind, &message));
+            } else {
+                let _ = writeln!(io.err, "error: {message}");
+            }
+            kind.map_or(1, exit_code)
         }
     }
 }
 
-fn run(command: Command, out: &mut dyn Write) -> Result<()> {
+/// An error and its causes in one line, each cause once: a cause whose
+/// text the line already holds (an OS error a library error quotes) is not
+/// repeated.
+fn error_message(error: &anyhow::Error) -> String {
+    let mut message = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if message.contains(&text) {
+            continue;
+        }
+        if !message.is_empty() {
+            message.push_str(": ");
+        }
+        message.push_str(&text);
+    }
+    message
+}
+
+/// A run's streams and colour.
+struct Io<'a> {
+    input: &'a mut dyn BufRead,
+    out: &'a mut dyn Write,
+    err: &'a mut dyn Write,
+    paint: Paint,
+}
+
+/// Colours text for a terminal, or leaves it alone.
+#[derive(Debug, Clone, Copy)]
+struct Paint(bool);
+
+impl Paint {
+    fn styled(self, style: anstyle::Style, text: &str) -> String {
+        if self.0 {
+            format!("{style}{text}{style:#}")
+        } else {
+            text.to_owned()
+        }
+    }
+
+    /// A value, green when it wins, red when it loses.
+    fn value(self, value: AnyValue) -> String {
+        use anstyle::AnsiColor::{Green, Red};
+        let style = match value {
+            AnyValue::Outcome(o) if o.wdl == Wdl::Win => Green.on_default(),
+            AnyValue::Outcome(o) if o.wdl == Wdl::Loss => Red.on_default(),
+            AnyValue::Margin(m) if m > 0 => Green.on_default(),
+            AnyValue::Margin(m) if m < 0 => Red.on_default(),
+            _ => anstyle::Style::new(),
+        };
+        self.styled(style, &value.to_string())
+    }
+
+    /// A board picture, X and O in colour.
+    fn picture(self, picture: &str) -> String {
+        if !self.0 {
+            return picture.to_owned();
+        }
+        let x = anstyle::AnsiColor::Red.on_default().bold();
+        let o = anstyle::AnsiColor::Blue.on_default().bold();
+        picture
+            .chars()
+            .map(|c| match c {
+                'X' => self.styled(x, "X"),
+                'O' => self.styled(o, "O"),
+                c => c.to_string(),
+            })
+            .collect()
+    }
+}
+
+fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
+    let out = &mut *io.out;
     match command {
         Command::Build {
             game,
@@ -316,7 +560,6 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             for game in games {
                 with_game!(game, g => build(g, &dir, level, out))?;
             }
-            Ok(())
         }
         Command::Verify {
             file,
@@ -325,36 +568,74 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             max_stones,
         } => {
             let stones = exhaustive.then_some(min_stones..=max_stones);
-            verify(&file, stones, out)
+            verify(&file, stones, out)?;
         }
-        Command::Info { file } => info(&file, out),
+        Command::Info { file } => info(&file, out)?,
         Command::Serve {
             stdio: _,
             tables,
             budget,
+            no_budget,
         } => {
             let oracle = Oracle::open_reading(&tables)
                 .with_context(|| format!("opening tables directory {}", tables.display()))?;
-            let oracle = match budget {
-                Some(nodes) => oracle.with_search_budget(nodes),
-                None => oracle,
+            let oracle = match (budget, no_budget) {
+                (_, true) => oracle,
+                (nodes, false) => oracle.with_search_budget(nodes.unwrap_or(DEFAULT_SEARCH_NODES)),
             };
-            serve(&oracle, std::io::stdin().lock(), out)?;
-            Ok(())
+            writeln!(
+                io.err,
+                "solvedb serve: tables from {}; a game without a table there is searched exactly, {}",
+                tables.display(),
+                budget_words(oracle.limits())
+            )?;
+            serve(&oracle, &mut *io.input, out)?;
         }
         Command::Sweep {
             file,
             blocks,
             bits_per_block,
-        } => sweep_file(&file, blocks, bits_per_block, out),
-        Command::Fuzz { seconds, seed } => fuzz_for(seconds, seed, out),
+        } => sweep_file(&file, blocks, bits_per_block, out)?,
+        Command::Fuzz { seconds, seed } => fuzz_for(seconds, seed, out)?,
         Command::Probe {
             game,
             position,
             tables,
-            json,
+            output,
             limits,
-        } => probe(game, &position, &tables, json, limits.limits(), out),
+        } => {
+            let oracle = Oracle::open_reading(&tables)
+                .with_context(|| format!("opening tables directory {}", tables.display()))?
+                .with_search_limits(limits.limits()?);
+            // A board no build answers, or a bad position, is refused
+            // before the notice.
+            with_game!(game, g => match position.as_str() {
+                "-" => Ok(()),
+                text => g.parse(text).map(drop).map_err(Error::from),
+            })
+            .with_context(|| format!("probing {game} position {position:?}"))?;
+            if !oracle.has_table(game) {
+                let dir = std::path::absolute(&tables).unwrap_or(tables.clone());
+                writeln!(
+                    io.err,
+                    "solvedb: no {game} table in {} (no file {}): searching exactly, {}; \
+                     --tables DIR or ${TABLES_ENV} names another directory",
+                    dir.display(),
+                    game.table_file_name(),
+                    budget_words(oracle.limits())
+                )?;
+            }
+            return answer(&oracle, game, &position, output, io);
+        }
+        Command::Search {
+            game,
+            position,
+            output,
+            limits,
+        } => {
+            let oracle = Oracle::search_only().with_search_limits(limits.limits()?);
+            return answer(&oracle, game, &position, output, io);
+        }
         Command::Bench {
             game,
             tables,
@@ -370,16 +651,182 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
                 endgame,
             };
             match game {
-                Target::One(game) => with_game!(game, g => g.bench(&options, out)),
-                Target::All => bench_all(&options, &tables, out),
+                Target::One(game) => with_game!(game, g => g.bench(&options, out))?,
+                Target::All => bench_all(&options, &tables, out)?,
             }
         }
-        Command::Search {
-            game,
-            position,
-            limits,
-        } => with_game!(game, g => search(g, &position, limits.limits(), out)),
+        Command::Completions { shell } => {
+            // `generate` panics when its writer fails (a closed pipe):
+            // write into memory, then out, where a failure is an error.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut clap_command(), "solvedb", &mut script);
+            out.write_all(&script)?;
+        }
+        Command::Man => clap_mangen::Man::new(clap_command()).render(out)?,
     }
+    Ok(0)
+}
+
+/// How a live search is bounded, in words for standard error.
+fn budget_words(limits: Limits) -> String {
+    let bound = match (limits.nodes, limits.time) {
+        (Some(nodes), Some(time)) => format!(
+            "giving up after {} or {}",
+            count(nodes, "position", "positions"),
+            seconds(time)
+        ),
+        (Some(nodes), None) => format!("giving up after {}", count(nodes, "position", "positions")),
+        (None, Some(time)) => format!("giving up after {}", seconds(time)),
+        (None, None) => "with no budget: this can take very long".to_owned(),
+    };
+    format!("{bound} (--nodes N, --seconds S, --no-budget)")
+}
+
+/// `probe` and `search`: one position, or with `-` one per line of standard
+/// input, answered by `oracle`. Returns the exit code: 0, or for bulk input
+/// that of the first line that failed.
+fn answer(
+    oracle: &Oracle,
+    game: GameId,
+    position: &str,
+    output: OutputArgs,
+    io: &mut Io<'_>,
+) -> Result<i32> {
+    if position != "-" {
+        let started = Instant::now();
+        let report = oracle
+            .moves(game, position)
+            .with_context(|| format!("probing {game} position {position:?}"))?;
+        let line = match output.pv {
+            true => Some(oracle.mainline(game, position)?.moves),
+            false => None,
+        };
+        let elapsed = started.elapsed();
+        if output.json {
+            writeln!(io.out, "{}", report_json(&report, line))?;
+        } else {
+            print_report(oracle, &report, line, io)?;
+            if oracle.dir().is_none() {
+                writeln!(io.out, "searched in {}", seconds(elapsed))?;
+            }
+        }
+        return Ok(0);
+    }
+    let mut code = 0;
+    let mut buffer = Vec::new();
+    while let Some(line) = next_line(&mut io.input, &mut buffer)? {
+        let answered = match line {
+            Line::Text(text) if text.trim().is_empty() => continue,
+            Line::Text(text) => oracle
+                .moves(game, &text)
+                .map_err(|e| (Some(e.kind()), e.to_string(), text)),
+            Line::Refused(refusal) => Err((Some(refusal.kind), refusal.message, String::new())),
+        };
+        match answered {
+            Ok(report) => {
+                let line = match output.pv {
+                    true => Some(oracle.mainline(game, &report.position)?.moves),
+                    false => None,
+                };
+                if output.json {
+                    writeln!(io.out, "{}", report_json(&report, line))?;
+                } else {
+                    writeln!(io.out, "{}", report_line(&report, line, io.paint))?;
+                }
+            }
+            Err((kind, message, text)) => {
+                if code == 0 {
+                    code = kind.map_or(1, exit_code);
+                }
+                if output.json {
+                    let mut error = error_json(kind, &message);
+                    error["position"] = Json::from(text);
+                    writeln!(io.out, "{error}")?;
+                } else {
+                    writeln!(io.out, "{text}  error: {message}")?;
+                }
+            }
+        }
+        io.out.flush()?;
+    }
+    Ok(code)
+}
+
+/// The JSON answer, with the best line as `pv` when asked for.
+fn report_json(report: &Report, line: Option<Vec<String>>) -> Json {
+    let mut json = report.to_json();
+    if let Some(line) = line {
+        json["pv"] = Json::from(line);
+    }
+    json
+}
+
+/// One line per position, for bulk input: the position, the side to move,
+/// the value, the best move and the source.
+fn report_line(report: &Report, line: Option<Vec<String>>, paint: Paint) -> String {
+    let mut text = report.position.clone();
+    if let Some(side) = report.to_move {
+        text.push_str(&format!("  {side} to move"));
+    }
+    text.push_str(&format!("  {}", paint.value(report.value)));
+    match (report.moves.first(), line) {
+        (None, _) => text.push_str("  game over"),
+        (Some(_), Some(line)) => text.push_str(&format!("  best line {}", line.join(" "))),
+        (Some(best), None) => text.push_str(&format!("  best {}", best.mv)),
+    }
+    text.push_str(&format!("  ({})", report.source));
+    text
+}
+
+/// The full text answer: the picture of the board, the position and side
+/// to move, the value and where it came from, every move's value, and the
+/// best line when asked for.
+fn print_report(
+    oracle: &Oracle,
+    report: &Report,
+    line: Option<Vec<String>>,
+    io: &mut Io<'_>,
+) -> Result<()> {
+    let out = &mut *io.out;
+    let paint = io.paint;
+    let picture = with_game!(report.game, g => g
+        .parse(&report.position)
+        .map(|p| g.picture(p))
+        .map_err(Error::from))?;
+    writeln!(out, "{}", paint.picture(&picture))?;
+    match report.to_move {
+        Some(side) => writeln!(out, "position {} ({side} to move)", report.position)?,
+        None => writeln!(out, "position {}", report.position)?,
+    }
+    let path = oracle.table_path(report.game);
+    let source = match (report.source, path) {
+        (Source::Table, Some(path)) => format!("table {}", path.display()),
+        (Source::ForcedPlay, Some(path)) => {
+            format!("forced play by the rules, table {}", path.display())
+        }
+        (_, Some(path)) => format!("live search, no table at {}", path.display()),
+        (_, None) => "exact live search".to_owned(),
+    };
+    writeln!(
+        out,
+        "value    {} (from {source})",
+        paint.value(report.value)
+    )?;
+    if report.moves.is_empty() {
+        writeln!(out, "the game is over")?;
+    }
+    for m in &report.moves {
+        writeln!(out, "  move {:>6}  {}", m.mv, paint.value(m.value))?;
+    }
+    if let Some(line) = line {
+        writeln!(
+            out,
+            "best line ({}): {}",
+            count(line.len() as u64, "move", "moves"),
+            line.join(" ")
+        )?;
+    }
+    Ok(())
 }
 
 /// `solvedb bench all`: each game's figures, the sizes of the tables in
@@ -405,7 +852,7 @@ fn bench_all(options: &BenchOptions, tables: &Path, out: &mut dyn Write) -> Resu
     writeln!(out, "\n== tables in {} ==", tables.display())?;
     bench::table_sizes(tables, out)?;
     bench::peak_memory(out)?;
-    writeln!(out, "bench took {:.1} s", started.elapsed().as_secs_f64())?;
+    writeln!(out, "bench took {}", seconds(started.elapsed()))?;
     Ok(())
 }
 
@@ -439,32 +886,32 @@ fn build<G: Buildable>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) ->
     if G::INDEX.is_dense() {
         writeln!(
             out,
-            "stored entries: {} of {} slots",
-            solution.stored,
-            game.slots()
+            "stored: {} in {}",
+            count(solution.stored, "position", "positions"),
+            count(game.slots(), "slot", "slots")
         )?;
     } else {
         writeln!(
             out,
-            "stored entries: {} sorted records ({} entry bytes with the fence)",
-            solution.stored,
-            solution.entries.len()
+            "stored: {} as sorted records ({} with the fence)",
+            count(solution.stored, "position", "positions"),
+            count(solution.entries.len() as u64, "entry byte", "entry bytes")
         )?;
     }
     writeln!(
         out,
-        "wrote {}: {} bytes, {:.2} bits per stored position, {} blocks",
+        "wrote {}: {}, {:.2} bits per stored position, {}",
         built.path.display(),
-        built.bytes,
+        count(built.bytes, "byte", "bytes"),
         built.bytes as f64 * 8.0 / solution.stored as f64,
-        built.blocks
+        count(built.blocks, "block", "blocks")
     )?;
     writeln!(
         out,
-        "build time: {:.1} ms (solve {:.1} ms, compress at zstd level {level} {:.1} ms)",
-        built.build_time.as_secs_f64() * 1e3,
-        built.solve_time.as_secs_f64() * 1e3,
-        (built.build_time - built.solve_time).as_secs_f64() * 1e3
+        "build time: {} (solve {}, compress at zstd level {level} {})",
+        seconds(built.build_time),
+        seconds(built.solve_time),
+        seconds(built.build_time - built.solve_time)
     )?;
     Ok(())
 }
@@ -479,25 +926,34 @@ fn verify(
     out: &mut dyn Write,
 ) -> Result<()> {
     let table = open(file)?;
+    let game = table.header().game;
+    // A check the game cannot do is refused before the long ones start.
+    if exhaustive.is_some() && !with_game!(game, g => Ok::<_, Error>(exhaustive_for(g)))? {
+        bail!(
+            "--exhaustive is for cube tables; {} is a {game} table, whose stored positions \
+             `verify` always checks in full",
+            file.display()
+        );
+    }
     let started = Instant::now();
     table
         .verify()
         .with_context(|| format!("verifying {}", file.display()))?;
     writeln!(
         out,
-        "{}: checksums ok (header, block index, {} blocks, whole file)",
+        "{}: checksums ok (header, block index, {}, whole file)",
         file.display(),
-        table.header().blocks()
+        count(table.header().blocks(), "block", "blocks")
     )?;
-    let game = table.header().game;
     with_game!(game, g => g.verify_table(&table, exhaustive, out))
         .with_context(|| format!("checking {} against the rules of {game}", file.display()))?;
-    writeln!(
-        out,
-        "verified in {:.1} ms",
-        started.elapsed().as_secs_f64() * 1e3
-    )?;
+    writeln!(out, "verified in {}", seconds(started.elapsed()))?;
     Ok(())
+}
+
+/// Whether `verify --exhaustive` works for `game`'s tables.
+fn exhaustive_for<G: GeneratorGame>(_game: &G) -> bool {
+    G::EXHAUSTIVE
 }
 
 fn sweep_file(file: &Path, blocks: u64, bits_per_block: u64, out: &mut dyn Write) -> Result<()> {
@@ -527,16 +983,16 @@ fn sweep_file(file: &Path, blocks: u64, bits_per_block: u64, out: &mut dyn Write
     let report = with_game!(game, g => anyhow::Ok(sweep(g, bytes, &foreign, limits)?))?;
     writeln!(out, "corruption sweep of {} ({game})", file.display())?;
     write!(out, "{}", report.render())?;
-    writeln!(out, "swept in {:.1} s", started.elapsed().as_secs_f64())?;
+    writeln!(out, "swept in {}", seconds(started.elapsed()))?;
     if !report.all_detected() {
         bail!("some mutations went unnoticed or panicked");
     }
     Ok(())
 }
 
-fn fuzz_for(seconds: f64, seed: u64, out: &mut dyn Write) -> Result<()> {
-    let budget = Duration::try_from_secs_f64(seconds)
-        .map_err(|_| anyhow!("--seconds must be a non-negative number, not {seconds}"))?;
+fn fuzz_for(seconds_given: f64, seed: u64, out: &mut dyn Write) -> Result<()> {
+    let budget = Duration::try_from_secs_f64(seconds_given)
+        .map_err(|_| anyhow!("--seconds must be a non-negative number, not {seconds_given}"))?;
     let report = fuzz(Budget::Time(budget), seed);
     for (game, target, executions) in &report.executions {
         let game = game.to_string();
@@ -544,10 +1000,10 @@ fn fuzz_for(seconds: f64, seed: u64, out: &mut dyn Write) -> Result<()> {
     }
     writeln!(
         out,
-        "{} executions in {:.1} s (seed {seed}), {} failures",
-        report.total(),
-        report.elapsed.as_secs_f64(),
-        report.failures.len()
+        "{} in {} (seed {seed}), {}",
+        count(report.total(), "execution", "executions"),
+        seconds(report.elapsed),
+        count(report.failures.len() as u64, "failure", "failures")
     )?;
     for failure in report.failures.iter().take(10) {
         writeln!(out, "FAILURE {failure}")?;
@@ -564,82 +1020,26 @@ fn info(file: &Path, out: &mut dyn Write) -> Result<()> {
     writeln!(out, "file            {}", file.display())?;
     writeln!(out, "format version  {FORMAT_VERSION}")?;
     writeln!(out, "game            {}", h.game)?;
-    writeln!(out, "index scheme    {:?}", h.index)?;
-    writeln!(out, "value encoding  {:?}", h.values)?;
-    writeln!(out, "entries         {}", h.entries)?;
-    writeln!(out, "stored          {}", h.stored)?;
-    writeln!(out, "block entries   {}", h.block_entries)?;
+    writeln!(out, "index           {}", h.index)?;
+    writeln!(out, "values          {}", h.values)?;
+    if h.index.is_dense() {
+        writeln!(out, "slots           {} (one entry byte each)", h.entries)?;
+    } else {
+        writeln!(
+            out,
+            "entry bytes     {} (sorted records with the fence)",
+            h.entries
+        )?;
+    }
+    writeln!(out, "stored          {} positions", h.stored)?;
+    writeln!(
+        out,
+        "block entries   {} entry bytes per block",
+        h.block_entries
+    )?;
     writeln!(out, "blocks          {}", h.blocks())?;
     writeln!(out, "bytes           {}", table.bytes().len())?;
     writeln!(out, "checksum        {:016x}", table.file_checksum())?;
     writeln!(out, "generator       {}", h.generator)?;
-    Ok(())
-}
-
-fn search<G: Game>(game: &G, text: &str, limits: Limits, out: &mut dyn Write) -> Result<()> {
-    let position = game
-        .parse(text)
-        .with_context(|| format!("reading {} position {text:?}", game.id()))?;
-    let mut search = Search::with_limits(game, limits);
-    let started = Instant::now();
-    let score = search.score(position);
-    let elapsed = started.elapsed();
-    let nodes = search.nodes();
-    let score = score.with_context(|| {
-        format!(
-            "searching {} ({nodes} positions in {:.1} s)",
-            game.notation(position),
-            elapsed.as_secs_f64()
-        )
-    })?;
-    writeln!(out, "position {}", game.notation(position))?;
-    writeln!(
-        out,
-        "value    {} (exact, live search)",
-        game.value(position, score)
-    )?;
-    writeln!(
-        out,
-        "searched {nodes} positions in {:.3} s",
-        elapsed.as_secs_f64()
-    )?;
-    Ok(())
-}
-
-fn probe(
-    game: GameId,
-    text: &str,
-    tables: &Path,
-    json: bool,
-    limits: Limits,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let oracle = Oracle::open_reading(tables)
-        .with_context(|| format!("opening tables directory {}", tables.display()))?
-        .with_search_limits(limits);
-    let path = tables.join(game.table_file_name());
-    let report = oracle
-        .moves(game, text)
-        .with_context(|| format!("probing {game} position {text:?}"))?;
-    if json {
-        writeln!(out, "{}", report.to_json())?;
-        return Ok(());
-    }
-    match report.to_move {
-        Some(side) => writeln!(out, "position {} ({side} to move)", report.position)?,
-        None => writeln!(out, "position {}", report.position)?,
-    }
-    let source = match report.source {
-        Source::Table => format!("table {}", path.display()),
-        Source::Search => format!("live search, no table at {}", path.display()),
-        Source::ForcedPlay => format!("forced play by the rules, table {}", path.display()),
-    };
-    writeln!(out, "value    {} (from {source})", report.value)?;
-    if report.moves.is_empty() {
-        writeln!(out, "the game is over")?;
-    }
-    for m in &report.moves {
-        writeln!(out, "  move {:>6}  {}", m.mv, m.value)?;
-    }
     Ok(())
 }

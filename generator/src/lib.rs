@@ -6,7 +6,8 @@
 //! - [`build`]: the build pipeline (solve, encode, write atomically, MANIFEST);
 //! - [`games`]: each game's generator side behind one seam, [`games::GeneratorGame`];
 //! - [`verify`], [`bench`](mod@bench), [`fuzz`], [`sweep`]: checking and measuring tables;
-//! - [`serve`]: the JSON-lines protocol on standard input and output.
+//! - [`serve`]: the JSON-lines protocol on standard input and output;
+//! - [`text`]: how counts and durations are written.
 
 #![forbid(unsafe_code)]
 
@@ -18,4 +19,5 @@ pub mod games;
 pub mod progress;
 pub mod serve;
 pub mod sweep;
+pub mod text;
 pub mod verify;

@@ -2,11 +2,15 @@
 
 #![forbid(unsafe_code)]
 
+use solvedb_generator::cli::{Terminal, main_with_input};
+
 fn main() {
-    let code = solvedb_generator::cli::main_with(
+    let code = main_with_input(
         std::env::args_os(),
+        &mut std::io::stdin().lock(),
         &mut std::io::stdout().lock(),
         &mut std::io::stderr().lock(),
+        Terminal::of_process(),
     );
     std::process::exit(code);
 }

@@ -34,9 +34,9 @@ pub struct ServeStats {
 }
 
 /// A request that could not be answered, with the kind it reports.
-struct Refusal {
-    kind: ErrorKind,
-    message: String,
+pub(crate) struct Refusal {
+    pub(crate) kind: ErrorKind,
+    pub(crate) message: String,
 }
 
 impl From<Error> for Refusal {
@@ -55,8 +55,14 @@ fn bad_request(message: impl Into<String>) -> Refusal {
     }
 }
 
+/// The JSON error object every face prints: `{"error":"...","kind":"..."}`,
+/// `kind` from [`ErrorKind::as_str`], or `other` for a failure of no kind.
+pub fn error_json(kind: Option<ErrorKind>, message: &str) -> Json {
+    json!({"error": message, "kind": kind.map_or("other", ErrorKind::as_str)})
+}
+
 /// One line of input, read within [`MAX_LINE_BYTES`].
-enum Line {
+pub(crate) enum Line {
     /// A line of text, without its line ending.
     Text(String),
     /// A line that is not a request: too long, or not UTF-8.
@@ -65,7 +71,10 @@ enum Line {
 
 /// Reads the next line (ended by `\n` or the end of input) into `buffer`,
 /// keeping at most [`MAX_LINE_BYTES`] of it; `None` at the end of input.
-fn next_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> io::Result<Option<Line>> {
+pub(crate) fn next_line(
+    input: &mut impl BufRead,
+    buffer: &mut Vec<u8>,
+) -> io::Result<Option<Line>> {
     buffer.clear();
     let mut length = 0usize;
     let mut seen_any = false;
@@ -181,7 +190,7 @@ pub fn serve(
             Ok(json) => json,
             Err(refusal) => {
                 stats.errors += 1;
-                json!({"error": refusal.message, "kind": refusal.kind.as_str()})
+                error_json(Some(refusal.kind), &refusal.message)
             }
         };
         if let (Some(id), Some(object)) = (id, reply.as_object_mut()) {

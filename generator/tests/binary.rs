@@ -265,3 +265,141 @@ fn serve_answers_every_hostile_line_and_goes_on() {
         }
     }
 }
+
+/// Runs the binary under a pseudo-terminal (util-linux `script`), so that
+/// its standard output and error are a terminal; `env` is added to its
+/// environment. Returns what the terminal showed.
+fn on_a_terminal(args: &str, env: &[(&str, &str)]) -> String {
+    let line = format!("{} {args}", env!("CARGO_BIN_EXE_solvedb"));
+    let mut command = Command::new("script");
+    command
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env("TERM", "xterm");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let output = command
+        .output()
+        .expect("util-linux `script` runs (CI installs it)");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn colour_only_on_a_terminal_and_never_under_no_color() {
+    let probe = "probe tictactoe X../.O./... --tables tables";
+    assert!(on_a_terminal(probe, &[]).contains('\x1b'));
+    assert!(!on_a_terminal(probe, &[("NO_COLOR", "1")]).contains('\x1b'));
+    // Help and usage errors too.
+    assert!(on_a_terminal("probe", &[]).contains('\x1b'));
+    assert!(!on_a_terminal("probe", &[("NO_COLOR", "1")]).contains('\x1b'));
+    assert!(!on_a_terminal("--help", &[("NO_COLOR", "1")]).contains('\x1b'));
+    // Piped: none, whatever the command.
+    for args in [
+        &["probe", "tictactoe", "X../.O./...", "--tables", "tables"][..],
+        &["probe"],
+        &["--help"],
+        &["probe", "--help"],
+        &["frobnicate"],
+    ] {
+        let output = solvedb()
+            .args(args)
+            .env_remove("NO_COLOR")
+            .output()
+            .unwrap();
+        assert!(!output.stdout.contains(&0x1b), "{args:?}");
+        assert!(!output.stderr.contains(&0x1b), "{args:?}");
+    }
+}
+
+#[test]
+fn tables_come_from_the_flag_else_the_environment_else_tables() {
+    let repo_tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../tables");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let probe = |env: Option<&str>, flag: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_solvedb"));
+        command
+            .current_dir(elsewhere.path())
+            .args(["probe", "tictactoe", "X../.O./...", "--json"])
+            .env_remove("SOLVEDB_TABLES");
+        if let Some(dir) = env {
+            command.env("SOLVEDB_TABLES", dir);
+        }
+        if let Some(dir) = flag {
+            command.args(["--tables", dir]);
+        }
+        let output = command.output().unwrap();
+        assert!(output.status.success());
+        let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        (
+            answer["source"].as_str().unwrap().to_owned(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let empty = elsewhere.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let empty = empty.to_str().unwrap();
+    // Neither: `tables/` in the working directory, which has none.
+    let (source, stderr) = probe(None, None);
+    assert_eq!(source, "search");
+    assert!(stderr.contains("searching exactly"), "{stderr}");
+    assert_eq!(probe(Some(repo_tables), None).0, "table");
+    assert_eq!(probe(Some(empty), Some(repo_tables)).0, "table");
+    assert_eq!(probe(Some(repo_tables), Some(empty)).0, "search");
+    let help = solvedb().args(["probe", "--help"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("SOLVEDB_TABLES"));
+}
+
+#[test]
+fn a_search_without_a_table_is_announced_before_it_ends() {
+    use std::io::{BufRead, BufReader};
+    let elsewhere = tempfile::tempdir().unwrap();
+    // Unbounded on the empty 4x4 board: minutes of work. The notice must
+    // come first; the test reads it and stops the search.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_solvedb"))
+        .current_dir(elsewhere.path())
+        .env_remove("SOLVEDB_TABLES")
+        .args(["probe", "dots:4x4", "4x4:", "--no-budget"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let still_running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(still_running, "the search ended before the test looked");
+    let dir = elsewhere.path().canonicalize().unwrap().join("tables");
+    assert!(line.contains(dir.to_str().unwrap()), "{line}");
+    assert!(
+        line.contains("searching exactly") && line.contains("no budget"),
+        "{line}"
+    );
+}
+
+#[test]
+fn completions_survive_a_closed_pipe() {
+    use std::io::Read;
+    let mut child = solvedb()
+        .args(["completions", "fish"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away at once
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    child.wait().unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -114,6 +114,32 @@ pub trait Game: fmt::Debug + Send + Sync {
             .fold(position, Ord::min)
     }
 
+    /// A picture of the position for people: the board in text lines, one
+    /// per row, in the game's own layout (see each game). The default is
+    /// the notation; games draw their boards.
+    fn picture(&self, position: Self::Position) -> String {
+        self.notation(position)
+    }
+
+    /// The position reached by playing `moves` from the start: move
+    /// notations separated by spaces, commas or semicolons, each checked to
+    /// be legal where it is played. The tic-tac-toe family reads a position
+    /// that starts with a digit this way (`4 0 8`).
+    ///
+    /// # Errors
+    ///
+    /// [`PositionError::BadMove`] or [`PositionError::IllegalMove`] for the
+    /// first move that is not one.
+    fn play_from_start(&self, moves: &str) -> Result<Self::Position, PositionError> {
+        check_notation_length(moves)?;
+        moves
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .filter(|m| !m.is_empty())
+            .try_fold(self.start(), |position, mv| {
+                self.play_notation(position, mv)
+            })
+    }
+
     /// Plays a move given in notation, checking that it is legal.
     ///
     /// # Errors

@@ -64,7 +64,8 @@ impl<G: Tabled + 'static> AnyGameOracle for GameOracle<G, TableBytes> {
 /// ```
 #[derive(Debug)]
 pub struct Oracle {
-    dir: PathBuf,
+    /// The tables directory; `None` for an oracle that only searches.
+    dir: Option<PathBuf>,
     opener: Opener,
     limits: Limits,
     /// One oracle per game and board, opened on first use. The write lock
@@ -112,11 +113,22 @@ impl Oracle {
             });
         }
         Ok(Oracle {
-            dir: dir.to_owned(),
+            dir: Some(dir.to_owned()),
             opener,
             limits: Limits::default(),
             games: RwLock::default(),
         })
+    }
+
+    /// An oracle without tables: every answer is an exact live search
+    /// (what `solvedb search` uses).
+    pub fn search_only() -> Oracle {
+        Oracle {
+            dir: None,
+            opener: Opener::READ,
+            limits: Limits::default(),
+            games: RwLock::default(),
+        }
     }
 
     /// Limits every live search to `nodes` positions; past it the answer is
@@ -133,9 +145,28 @@ impl Oracle {
         self
     }
 
-    /// The tables directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// The tables directory, `None` for an oracle that only searches.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// The limits of every live search.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The file that holds `game`'s table, whether or not it exists; `None`
+    /// for an oracle that only searches.
+    pub fn table_path(&self, game: GameId) -> Option<PathBuf> {
+        self.dir
+            .as_ref()
+            .map(|dir| dir.join(game.table_file_name()))
+    }
+
+    /// Whether `game` is answered from a table: its file exists in the
+    /// directory. Where not, every answer is a live search.
+    pub fn has_table(&self, game: GameId) -> bool {
+        self.table_path(game).is_some_and(|path| path.exists())
     }
 
     /// The value of a position (no moves).
@@ -209,11 +240,9 @@ impl Oracle {
     /// One game's oracle: over its table if the directory has one, else
     /// searching within the limits.
     fn load<G: Tabled>(&self, game: G) -> Result<GameOracle<G, TableBytes>, Error> {
-        let path = self.dir.join(game.id().table_file_name());
-        let oracle = if path.exists() {
-            GameOracle::with_table(game, self.opener.open(&path)?)?
-        } else {
-            GameOracle::search_only(game)
+        let oracle = match self.table_path(game.id()).filter(|path| path.exists()) {
+            Some(path) => GameOracle::with_table(game, self.opener.open(&path)?)?,
+            None => GameOracle::search_only(game),
         };
         Ok(oracle.with_search_limits(self.limits))
     }

@@ -53,19 +53,14 @@ impl Report {
     /// The answer as one line of JSON, the shape of `solvedb probe --json`:
     /// `{"game":"tictactoe","position":"...","to_move":"X","result":"win",
     /// "plies":3,"source":"table","moves":[{"move":"4","result":"win",
-    /// "plies":3}, ...]}`; dots-and-boxes has `"game":"dots","board":"3x3"`
-    /// and `value` instead of `result`/`plies`, and no `to_move`.
+    /// "plies":3}, ...]}`; dots-and-boxes has `value` instead of
+    /// `result`/`plies`, and no `to_move`.
+    ///
+    /// `game` is the name requests take (`tictactoe`, `cube`, `dots:2x2`),
+    /// so an answer's `game` and `position` can be sent back as a request.
     pub fn to_json(&self) -> Json {
         let mut object = Map::new();
-        match self.game {
-            GameId::Dots { rows, cols } => {
-                object.insert("game".into(), json!("dots"));
-                object.insert("board".into(), json!(format!("{rows}x{cols}")));
-            }
-            game => {
-                object.insert("game".into(), json!(game.to_string()));
-            }
-        }
+        object.insert("game".into(), json!(self.game.to_string()));
         object.insert("position".into(), json!(self.position));
         if let Some(side) = self.to_move {
             object.insert("to_move".into(), json!(side.to_string()));

@@ -105,10 +105,12 @@ impl<'g, G: Game> Search<'g, G> {
         alpha: Score,
         beta: Score,
     ) -> Result<Score, Error> {
-        self.nodes += 1;
-        if let Some(budget) = self.limits.nodes.filter(|&b| self.nodes > b) {
+        // The budget is checked before a position counts, so a search that
+        // stops reports exactly the budget it had.
+        if let Some(budget) = self.limits.nodes.filter(|&b| self.nodes >= b) {
             return Err(Error::BudgetExhausted { budget });
         }
+        self.nodes += 1;
         if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time) {
             if self.nodes % 1024 == 0 && Instant::now() > deadline {
                 return Err(Error::TimeExhausted {

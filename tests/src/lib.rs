@@ -19,6 +19,24 @@ pub fn solvedb(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// As [`solvedb`], with `input` as standard input.
+pub fn solvedb_with_input(args: &[&str], input: &str) -> (i32, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let argv = std::iter::once("solvedb").chain(args.iter().copied());
+    let code = solvedb_generator::cli::main_with_input(
+        argv,
+        &mut input.as_bytes(),
+        &mut out,
+        &mut err,
+        solvedb_generator::cli::Terminal::default(),
+    );
+    (
+        code,
+        String::from_utf8(out).expect("utf-8 output"),
+        String::from_utf8(err).expect("utf-8 errors"),
+    )
+}
+
 /// The repository's `tables/` directory.
 pub fn committed_tables() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tables")

@@ -165,8 +165,9 @@ fn bad_input_fails_with_a_message_naming_the_problem() {
             "{args:?}: {stderr}"
         );
     }
+    // An unknown game is an unsupported game (4), as in JSON lines and C.
     let (code, _, stderr) = solvedb(&["probe", "chess", "x"]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 4);
     assert!(stderr.contains("unknown game \"chess\""), "{stderr}");
 }
 

@@ -172,8 +172,9 @@ fn probe_prints_the_json_the_issue_asks_for() {
         serde_json::from_slice::<serde_json::Value>(&out).unwrap()
     };
     let json = run("2x2:h0,0 v0,0 h1,0", tables.to_str().unwrap());
-    assert_eq!(json["game"], "dots");
-    assert_eq!(json["board"], "2x2");
+    // The name requests take, so the answer can be sent back as a request.
+    assert_eq!(json["game"], "dots:2x2");
+    assert_eq!(json.get("board"), None);
     assert_eq!(json["position"], "2x2:101000100000");
     assert_eq!(json["source"], "table");
     let moves = json["moves"].as_array().unwrap();
@@ -237,7 +238,10 @@ fn search_answers_exactly_or_says_unknown_within_the_budget() {
             .unwrap()
             .probe(Edges(0))
             .unwrap();
-    assert!(out.contains(&format!("value    {table} (exact")), "{out}");
+    assert!(
+        out.contains(&format!("value    {table} (from exact live search)")),
+        "{out}"
+    );
 
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = main_with(

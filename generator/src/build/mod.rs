@@ -52,6 +52,78 @@ pub trait Buildable: Tabled + Copy {
     fn solve_table(&self) -> Solution {
         solve(self, Self::BLOCK_ENTRIES)
     }
+
+    /// The memory the solve needs at least, in bytes, checked before a
+    /// build starts ([`check_memory`]). The default: a byte per slot for
+    /// dense tables (both the layer-by-layer solve and the dots retrograde
+    /// pass keep one), nothing to speak of for sparse ones, whose solvers
+    /// keep only the positions they store.
+    fn build_memory(&self) -> u64 {
+        if Self::INDEX.is_dense() {
+            self.slots()
+        } else {
+            0
+        }
+    }
+}
+
+/// The machine's physical memory in bytes (`MemTotal` of `/proc/meminfo`),
+/// `None` where it cannot be read.
+pub fn physical_memory() -> Option<u64> {
+    let meminfo = fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// Bytes in the binary units people read: `512 B`, `4.0 GiB`, `1.0 TiB`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Refuses, before anything is allocated, a build whose solve needs more
+/// memory ([`Buildable::build_memory`]) than `available` bytes (the
+/// machine's, [`physical_memory`]) or than the address space holds.
+///
+/// # Errors
+///
+/// [`Error::Unsupported`](solvedb_lookup::Error::Unsupported), naming the
+/// memory needed and what to do instead.
+pub fn check_memory<G: Buildable>(
+    game: &G,
+    available: Option<u64>,
+) -> Result<(), solvedb_lookup::Error> {
+    let needed = game.build_memory();
+    let limit = available.unwrap_or(u64::MAX).min(usize::MAX as u64);
+    if needed <= limit {
+        return Ok(());
+    }
+    let has = match available {
+        Some(bytes) => format!("this machine has {}", human_bytes(bytes)),
+        None => "this machine's memory is unknown".to_owned(),
+    };
+    Err(solvedb_lookup::Error::Unsupported {
+        game: game.id(),
+        reason: format!(
+            "building its table needs at least {} of memory ({needed} bytes, one per slot) \
+             and {has}; no build that splits the work over several machines exists yet. \
+             Its positions are still answered exactly by live search: \
+             `solvedb probe {} POSITION` (bound it with --nodes or --seconds)",
+            human_bytes(needed),
+            game.id()
+        ),
+    })
 }
 
 /// The games `solvedb build all` builds, in order: tic-tac-toe 3×3 and 4×4,
@@ -107,8 +179,10 @@ pub struct Built {
 ///
 /// # Errors
 ///
-/// If the directory or the files cannot be written.
+/// [`check_memory`]'s refusal of a board too big for this machine, or if
+/// the directory or the files cannot be written.
 pub fn build_into<G: Buildable>(game: &G, dir: &Path, level: i32) -> Result<Built> {
+    check_memory(game, physical_memory())?;
     let started = Instant::now();
     let solution = game.solve_table();
     let solve_time = started.elapsed();

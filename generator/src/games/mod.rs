@@ -17,11 +17,16 @@ use solvedb_lookup::{Table, TicTacToe, TicTacToe4x4};
 
 use crate::bench::{self, BenchOptions};
 use crate::build::Buildable;
+use crate::text::count;
 use crate::verify::check_consistency;
 
 /// A game the `solvedb` command can build, verify and benchmark: the one
 /// seam of a game's generator code (its build side is [`Buildable`]).
 pub trait GeneratorGame: Buildable {
+    /// Whether `verify --exhaustive` can check every reachable position of
+    /// this game, stored or not (the cube); asked before any work starts.
+    const EXHAUSTIVE: bool = false;
+
     /// Checks a table whose checksums are good against the rules, and says
     /// what it checked. `exhaustive` asks for every reachable position with
     /// that many stones, stored or not, where the game can (the cube); the
@@ -45,8 +50,8 @@ pub trait GeneratorGame: Buildable {
         let consistency = check_consistency(self, table)?;
         writeln!(
             out,
-            "consistency ok: each of {} stored positions equals the best over its children",
-            consistency.checked
+            "consistency ok: each of {} equals the best over its children",
+            count(consistency.checked, "stored position", "stored positions")
         )?;
         Ok(())
     }

@@ -207,6 +207,27 @@ pub enum IndexScheme {
     EdgeMaskCanonical,
 }
 
+impl fmt::Display for IndexScheme {
+    /// In words, for people: `dense base-3 board, canonical positions`, ...
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IndexScheme::Base3Canonical => "dense: one slot per base-3 board, canonical positions",
+            IndexScheme::SortedKeys => "sparse: records of a key and an entry, sorted by key",
+            IndexScheme::EdgeMaskCanonical => "dense: one slot per edge set, canonical positions",
+        })
+    }
+}
+
+impl fmt::Display for ValueEncoding {
+    /// In words, for people: `win/draw/loss and plies`, `box margin`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ValueEncoding::OutcomePlies => "win/draw/loss and plies to the end",
+            ValueEncoding::Margin => "net boxes won by the side to move",
+        })
+    }
+}
+
 impl IndexScheme {
     /// Whether the table has one entry byte per slot (else: sorted records).
     pub fn is_dense(self) -> bool {

@@ -45,7 +45,7 @@ use crate::error::PositionError;
 use crate::format::{
     GameId, IndexScheme, Table, TableError, ValueEncoding, decode_outcome, encode_outcome,
 };
-use crate::game::{Game, Tabled};
+use crate::game::{Game, Tabled, check_notation_length};
 use crate::games::check_reachable;
 use crate::value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
 
@@ -521,7 +521,11 @@ impl Game for Cube {
     }
 
     fn parse(&self, text: &str) -> Result<CubeBoard, PositionError> {
+        check_notation_length(text)?;
         let text = text.trim();
+        if text.starts_with(|c: char| c.is_ascii_digit()) {
+            return self.play_from_start(text);
+        }
         let (mut x, mut o, mut cells) = (0u32, 0u32, 0usize);
         let mut slashes = 0;
         for (at, ch) in text.char_indices() {
@@ -580,6 +584,35 @@ impl Game for Cube {
             });
         }
         text
+    }
+
+    /// The three layers side by side, z = 0 on the left, each row by row
+    /// (y = 0 on top) with x = 0..2 across; an empty cell shows its move
+    /// number `x + 3y + 9z`:
+    ///
+    /// ```text
+    ///    z=0          z=1          z=2
+    ///  0  1  2  |   9 10 11  |  18 19 20
+    ///  3  4  5  |  12  X 14  |  21 22 23
+    ///  6  7  8  |  15 16 17  |  24 25 26
+    /// ```
+    fn picture(&self, board: CubeBoard) -> String {
+        let marks: Vec<char> = self.notation(board).chars().filter(|&c| c != '/').collect();
+        let cell = |c: usize| match marks[c] {
+            '.' => format!("{c:>2}"),
+            mark => format!("{mark:>2}"),
+        };
+        let mut lines = vec!["   z=0          z=1          z=2".to_owned()];
+        for y in 0..3 {
+            let layers: Vec<String> = (0..3)
+                .map(|z| {
+                    let first = 9 * z + 3 * y;
+                    format!("{} {} {}", cell(first), cell(first + 1), cell(first + 2))
+                })
+                .collect();
+            lines.push(layers.join("  |  "));
+        }
+        lines.join("\n")
     }
 
     fn parse_move(&self, text: &str) -> Result<CubeCell, PositionError> {

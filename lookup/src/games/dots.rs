@@ -485,6 +485,40 @@ impl Game for Dots {
         text
     }
 
+    /// Dots `+`, drawn edges `---` and `|`, completed boxes `###`; `hR,C`
+    /// is the edge right of dot (R, C), `vR,C` the edge below it:
+    ///
+    /// ```text
+    /// +---+   +
+    /// |###|
+    /// +---+---+
+    /// ```
+    fn picture(&self, position: Edges) -> String {
+        let mask = position.0;
+        let drawn = |edge: u32| mask & 1 << edge != 0;
+        let mut lines = Vec::new();
+        for r in 0..=self.rows() {
+            let mut dots = String::from("+");
+            for c in 0..self.cols() {
+                dots.push_str(if drawn(self.h(r, c)) { "---+" } else { "   +" });
+            }
+            lines.push(dots);
+            if r == self.rows() {
+                break;
+            }
+            let mut boxes = String::new();
+            for c in 0..=self.cols() {
+                boxes.push(if drawn(self.v(r, c)) { '|' } else { ' ' });
+                if c < self.cols() {
+                    let b = self.box_mask(r, c);
+                    boxes.push_str(if mask & b == b { "###" } else { "   " });
+                }
+            }
+            lines.push(boxes.trim_end().to_owned());
+        }
+        lines.join("\n")
+    }
+
     fn parse_move(&self, text: &str) -> Result<Line, PositionError> {
         let text = text.trim();
         let bad = |reason: String| PositionError::BadMove {

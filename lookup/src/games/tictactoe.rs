@@ -21,7 +21,7 @@ use crate::format::{
     GameId, IndexScheme, TableError, ValueEncoding, decode_outcome, encode_outcome,
 };
 use crate::game::{Game, Tabled, check_notation_length};
-use crate::games::check_reachable;
+use crate::games::{check_reachable, grid_picture};
 use crate::value::{Outcome, Score, Transition, WIN_SCORE};
 
 const CELLS: usize = 9;
@@ -190,6 +190,9 @@ impl Game for TicTacToe {
     fn parse(&self, text: &str) -> Result<Board, PositionError> {
         check_notation_length(text)?;
         let text = text.trim();
+        if text.starts_with(|c: char| c.is_ascii_digit()) {
+            return self.play_from_start(text);
+        }
         let (mut x, mut o, mut cells) = (0u16, 0u16, 0usize);
         for (at, ch) in text.char_indices() {
             let bit = 1u16.checked_shl(cells as u32).unwrap_or(0);
@@ -236,6 +239,20 @@ impl Game for TicTacToe {
             });
         }
         text
+    }
+
+    /// The grid, each empty cell showing its move number:
+    ///
+    /// ```text
+    ///  X | 1 | 2
+    /// ---+---+---
+    ///  3 | O | 5
+    /// ---+---+---
+    ///  6 | 7 | 8
+    /// ```
+    fn picture(&self, board: Board) -> String {
+        let marks: Vec<char> = self.notation(board).chars().filter(|&c| c != '/').collect();
+        grid_picture(&marks, 3)
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell, PositionError> {

@@ -51,7 +51,7 @@ use crate::format::{
     GameId, IndexScheme, TableError, ValueEncoding, decode_outcome, encode_outcome,
 };
 use crate::game::{Game, Tabled, check_notation_length};
-use crate::games::check_reachable;
+use crate::games::{check_reachable, grid_picture};
 use crate::value::{Outcome, Score, Transition, WIN_SCORE};
 
 /// Cells on the board.
@@ -270,9 +270,13 @@ impl Game for TicTacToe4x4 {
         Board4x4::default()
     }
 
+    /// The sixteen cells, or the moves from the start (`5 0`).
     fn parse(&self, text: &str) -> Result<Board4x4, PositionError> {
         check_notation_length(text)?;
         let text = text.trim();
+        if text.starts_with(|c: char| c.is_ascii_digit()) {
+            return self.play_from_start(text);
+        }
         let (mut x, mut o, mut cells) = (0u16, 0u16, 0usize);
         for (at, ch) in text.char_indices() {
             let bit = 1u16.checked_shl(cells as u32).unwrap_or(0);
@@ -318,6 +322,22 @@ impl Game for TicTacToe4x4 {
             });
         }
         text
+    }
+
+    /// The grid, each empty cell showing its move number:
+    ///
+    /// ```text
+    ///   X |  1 |  2 |  3
+    /// ----+----+----+----
+    ///   4 |  O |  6 |  7
+    /// ----+----+----+----
+    ///   8 |  9 | 10 | 11
+    /// ----+----+----+----
+    ///  12 | 13 | 14 | 15
+    /// ```
+    fn picture(&self, board: Board4x4) -> String {
+        let marks: Vec<char> = self.notation(board).chars().filter(|&c| c != '/').collect();
+        grid_picture(&marks, SIDE)
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell4x4, PositionError> {

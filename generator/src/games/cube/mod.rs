@@ -17,6 +17,7 @@ use crate::bench::BenchOptions;
 use crate::build::Buildable;
 use crate::build::{LayerCount, Solution};
 use crate::games::GeneratorGame;
+use crate::text::count;
 
 impl Buildable for Cube {
     /// 2048 sorted records of 8 bytes: a probe decodes 16 KiB.
@@ -46,6 +47,8 @@ impl Buildable for Cube {
 }
 
 impl GeneratorGame for Cube {
+    const EXHAUSTIVE: bool = true;
+
     /// Every stored position is canonical, quiet and equals the best over
     /// its children; with `exhaustive`, every reachable non-terminal
     /// position with that many stones is checked the same way, layer by
@@ -59,7 +62,8 @@ impl GeneratorGame for Cube {
         let stored = solve::check_stored(table)?;
         writeln!(
             out,
-            "consistency ok: each of {stored} stored positions is canonical, quiet and equals the best over its children"
+            "consistency ok: each of {} is canonical, quiet and equals the best over its children",
+            count(stored, "stored position", "stored positions")
         )?;
         let Some(stones) = exhaustive else {
             return Ok(());

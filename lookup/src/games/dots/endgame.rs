@@ -304,7 +304,9 @@ impl EndgameSolver {
     }
 
     fn check_limits(&self) -> Result<(), Error> {
-        if let Some(budget) = self.limits.nodes.filter(|&b| self.nodes > b) {
+        // Checked before a position counts: a search that stops has
+        // visited exactly its budget.
+        if let Some(budget) = self.limits.nodes.filter(|&b| self.nodes >= b) {
             return Err(Error::BudgetExhausted { budget });
         }
         if self.nodes & 0xfff == 0 {
@@ -425,8 +427,8 @@ impl EndgameSolver {
     /// Fail-soft alpha-beta: the margin of `mask` for the player to move if
     /// it lies inside `(alpha, beta)`, else a bound on the far side.
     fn search(&mut self, mask: u64, alpha: i32, beta: i32) -> Result<i32, Error> {
-        self.nodes += 1;
         self.check_limits()?;
+        self.nodes += 1;
         let mut mask = mask;
         let mut sides = self.sides_of(mask);
         let mut gain = 0;
