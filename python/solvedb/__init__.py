@@ -32,7 +32,6 @@ from ._solvedb import (
     Oracle,
     PositionError,
     Report,
-    RequestError,
     TableError,
     UnsupportedGame,
 )
@@ -46,7 +45,6 @@ __all__ = [
     "Oracle",
     "PositionError",
     "Report",
-    "RequestError",
     "TableError",
     "UnsupportedGame",
 ]

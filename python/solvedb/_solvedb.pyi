@@ -21,9 +21,6 @@ class BudgetExhausted(Error):
 class IoError(Error):
     """A table file or the tables directory cannot be read."""
 
-class RequestError(Error):
-    """A request that is malformed in itself (not the position in it)."""
-
 @final
 class MoveReport:
     """One move and its value for the player who makes it, from before the move."""

@@ -138,7 +138,8 @@ def value(state: Any, player: Optional[int] = None, *, oracle: Optional[Oracle] 
     game, text = position(state)
     report = (oracle or default_oracle()).probe(game, text)
     mover = _mover_value(name, params, report)
-    result = mover if player == state.current_player() else -mover
+    # `0.0 - x`, not `-x`: a draw is 0.0 for both players, never -0.0.
+    result = mover if player == state.current_player() else 0.0 - mover
     if name == "dots_and_boxes" and _utility_margin(params):
         result += _taken_margin(state, player)
     return result

@@ -56,12 +56,6 @@ create_exception!(
     Error,
     "A table file or the tables directory cannot be read."
 );
-create_exception!(
-    solvedb,
-    RequestError,
-    Error,
-    "A request that is malformed in itself (not the position in it)."
-);
 
 /// The one mapping from a lookup error to a Python exception: by its kind.
 fn to_py_err(error: LookupError) -> PyErr {
@@ -72,8 +66,9 @@ fn to_py_err(error: LookupError) -> PyErr {
         ErrorKind::Unsupported => UnsupportedGame::new_err(message),
         ErrorKind::Budget => BudgetExhausted::new_err(message),
         ErrorKind::Io => IoError::new_err(message),
-        ErrorKind::Request => RequestError::new_err(message),
-        // `ErrorKind` is non-exhaustive: a kind added later is still an Error.
+        // No call of the Oracle makes a request error (that kind is for the
+        // faces that parse requests), and `ErrorKind` is non-exhaustive: any
+        // other kind is still a `solvedb.Error`.
         _ => Error::new_err(message),
     }
 }
@@ -460,6 +455,5 @@ fn _solvedb(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("UnsupportedGame", py.get_type::<UnsupportedGame>())?;
     module.add("BudgetExhausted", py.get_type::<BudgetExhausted>())?;
     module.add("IoError", py.get_type::<IoError>())?;
-    module.add("RequestError", py.get_type::<RequestError>())?;
     Ok(())
 }
