@@ -1,6 +1,7 @@
 """Typing stubs for the native module solvedb._solvedb (re-exported by solvedb)."""
 
 from os import PathLike
+from pathlib import Path
 from typing import Iterable, Optional, Tuple, Union, final
 
 class Error(Exception):
@@ -117,7 +118,7 @@ class Oracle:
         max_seconds: Optional[float] = None,
     ) -> None: ...
     @property
-    def tables_dir(self) -> str: ...
+    def tables_dir(self) -> Path: ...
     def probe(self, game: str, position: str) -> Report:
         """The value of a position (``moves`` is empty)."""
     def moves(self, game: str, position: str) -> Report:

@@ -130,6 +130,8 @@ def value(state: Any, player: Optional[int] = None, *, oracle: Optional[Oracle] 
     """
     name, params = _game_params(state)
     if player is None:
+        if state.is_terminal():
+            raise ValueError("the game is over: nobody is to move, name the player")
         player = state.current_player()
     if state.is_terminal():
         if name == "tic_tac_toe" or _utility_margin(params):

@@ -7,6 +7,8 @@
 //! while the oracle works, so Python threads sharing one `Oracle` probe in
 //! parallel.
 
+#![forbid(unsafe_code)]
+
 use std::path::PathBuf;
 use std::time::Duration;
 
