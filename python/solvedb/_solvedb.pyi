@@ -1,0 +1,133 @@
+"""Typing stubs for the native module solvedb._solvedb (re-exported by solvedb)."""
+
+from os import PathLike
+from pathlib import Path
+from typing import Iterable, Optional, Tuple, Union, final
+
+class Error(Exception):
+    """The base class of every error solvedb raises."""
+
+class PositionError(Error):
+    """A position or move that is malformed or could not arise in play."""
+
+class TableError(Error):
+    """A table file that is damaged, foreign or newer than this build."""
+
+class UnsupportedGame(Error):
+    """A game name or board this build does not answer."""
+
+class BudgetExhausted(Error):
+    """A live search ran out of its node or time budget: the answer is unknown."""
+
+class IoError(Error):
+    """A table file or the tables directory cannot be read."""
+
+@final
+class MoveReport:
+    """One move and its value for the player who makes it, from before the move."""
+
+    @property
+    def move(self) -> str:
+        """The move in solvedb's notation: a cell ``"4"``, an edge ``"h0,1"``."""
+    @property
+    def result(self) -> Optional[str]:
+        """``"win"``, ``"draw"`` or ``"loss"`` for the mover; None for dots."""
+    @property
+    def plies(self) -> Optional[int]:
+        """Plies to the end of the game from before the move; None for dots."""
+    @property
+    def value(self) -> Optional[int]:
+        """Dots: net still unclaimed boxes the mover wins; None otherwise."""
+
+@final
+class Report:
+    """The answer about one position, from the side to move.
+
+    >>> r = Oracle("tables").moves("tictactoe", "XX./OO./...")
+    >>> r.result, r.plies, r.source, r.moves[0].move
+    ('win', 1, 'table', '2')
+    """
+
+    @property
+    def game(self) -> str:
+        """``tictactoe``, ``tictactoe:4x4``, ``cube`` or ``dots:MxN``."""
+    @property
+    def position(self) -> str:
+        """The position in solvedb's notation (normalised)."""
+    @property
+    def to_move(self) -> Optional[str]:
+        """``"X"`` or ``"O"``; None for dots-and-boxes."""
+    @property
+    def result(self) -> Optional[str]:
+        """``"win"``, ``"draw"`` or ``"loss"``; None for dots-and-boxes."""
+    @property
+    def plies(self) -> Optional[int]:
+        """Plies to the end under perfect play; None for dots-and-boxes."""
+    @property
+    def value(self) -> Optional[int]:
+        """Dots: net still unclaimed boxes the side to move wins; None otherwise."""
+    @property
+    def source(self) -> str:
+        """``"table"``, ``"forced"`` or ``"search"``."""
+    @property
+    def moves(self) -> Tuple[MoveReport, ...]:
+        """Every legal move, best first; empty from ``probe``."""
+    def to_json(self) -> str:
+        """One line of JSON in the shape of ``solvedb probe --json``."""
+
+@final
+class Mainline:
+    """The best line from a position to the end of the game."""
+
+    @property
+    def position(self) -> str: ...
+    @property
+    def result(self) -> Optional[str]: ...
+    @property
+    def plies(self) -> Optional[int]: ...
+    @property
+    def value(self) -> Optional[int]: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def moves(self) -> Tuple[str, ...]:
+        """The moves of the line, in order, in solvedb's notation."""
+    @property
+    def last(self) -> str:
+        """The position at the end of the line (the game is over there)."""
+
+@final
+class Oracle:
+    """Perfect-play answers from a directory of solvedb tables.
+
+    Tables open on first use; a game without a table is searched exactly,
+    within ``max_nodes`` positions and ``max_seconds`` seconds (past them:
+    :class:`BudgetExhausted`). One Oracle may be shared by threads: the GIL
+    is released while it works.
+
+    >>> oracle = Oracle("tables")
+    >>> oracle.best_move("tictactoe", "X../.O./...").result
+    'draw'
+    """
+
+    def __init__(
+        self,
+        tables_dir: Union[str, "PathLike[str]"],
+        *,
+        max_nodes: Optional[int] = None,
+        max_seconds: Optional[float] = None,
+    ) -> None: ...
+    @property
+    def tables_dir(self) -> Path: ...
+    def probe(self, game: str, position: str) -> Report:
+        """The value of a position (``moves`` is empty)."""
+    def moves(self, game: str, position: str) -> Report:
+        """The value of a position and of every move, best first."""
+    def best_move(self, game: str, position: str) -> Optional[MoveReport]:
+        """The best move, None when the game is over."""
+    def mainline(self, game: str, position: str) -> Mainline:
+        """The best line to the end of the game."""
+    def probe_many(
+        self, game: str, positions: Iterable[str], *, moves: bool = False
+    ) -> list[Report]:
+        """Many positions at once (a list, or a numpy array of strings), in order."""

@@ -1,0 +1,156 @@
+"""The Oracle from Python: answers, batches, every error kind, threads."""
+
+import shutil
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import solvedb
+
+ERRORS = [
+    solvedb.PositionError,
+    solvedb.TableError,
+    solvedb.UnsupportedGame,
+    solvedb.BudgetExhausted,
+    solvedb.IoError,
+]
+
+
+def test_answers_and_objects(oracle):
+    report = oracle.moves("tictactoe", "XX./OO./...")
+    assert (report.result, report.plies, report.value, report.to_move) == ("win", 1, None, "X")
+    assert report.moves[0].move == "2" and report.moves[0].result == "win"
+    assert report.game == "tictactoe" and report.source == "table"
+    assert report.to_json().startswith('{"game":"tictactoe","position":"XX./OO./...","to_move":"X"')
+    with pytest.raises(AttributeError):
+        report.result = "loss"  # immutable
+    probe = oracle.probe("tictactoe", "XX./OO./...")
+    assert probe.moves == () and probe.result == "win"
+    best = oracle.best_move("tictactoe", "XX./OO./...")
+    assert (best.move, best.result, best.plies) == ("2", "win", 1)
+    assert oracle.best_move("tictactoe", "XXX/OO./...") is None
+    dots = oracle.moves("dots:2x2", "2x2:h0,0 v1,2")
+    assert dots.result is None and dots.plies is None and dots.to_move is None
+    assert dots.value == max(m.value for m in dots.moves)
+    line = oracle.mainline("tictactoe", ".........")
+    assert line.result == "draw" and len(line.moves) == line.plies == 9
+    # The cube through the same calls, whichever source answers it.
+    assert oracle.probe("cube", "." * 27).source in ("table", "forced", "search")
+
+
+def test_probe_many_list_and_numpy(oracle):
+    positions = ["XX./OO./...", ".........", "X../.O./...", "XO./.X./..O"]
+    single = [oracle.probe("tictactoe", p) for p in positions]
+    for batch in (
+        oracle.probe_many("tictactoe", positions),
+        oracle.probe_many("tictactoe", np.array(positions)),
+        oracle.probe_many("tictactoe", tuple(positions)),
+    ):
+        assert [(r.position, r.result, r.plies) for r in batch] == [
+            (r.position, r.result, r.plies) for r in single
+        ]
+    with_moves = oracle.probe_many("tictactoe", positions, moves=True)
+    assert [len(r.moves) for r in with_moves] == [len(oracle.moves("tictactoe", p).moves) for p in positions]
+    assert oracle.probe_many("tictactoe", []) == []
+    with pytest.raises(solvedb.PositionError):
+        oracle.probe_many("tictactoe", [".........", "XXXX"])
+
+
+def test_every_error_kind_from_bad_input(oracle, tables, tmp_path):
+    for error in ERRORS:
+        assert issubclass(error, solvedb.Error)
+    assert issubclass(solvedb.Error, Exception)
+
+    with pytest.raises(solvedb.PositionError, match="cells"):
+        oracle.probe("tictactoe", "XX")
+    with pytest.raises(solvedb.PositionError):
+        oracle.probe("tictactoe", "XXX/OOO/...")
+    with pytest.raises(solvedb.PositionError):
+        oracle.probe("dots:2x2", "2x2:h9,9")
+    with pytest.raises(solvedb.UnsupportedGame):
+        oracle.probe("chess", "8/8/8")
+    with pytest.raises(solvedb.UnsupportedGame):
+        oracle.probe("dots:0x0", "0x0:")
+
+    # Damaged tables: the magic bytes, and one byte in every 64 after the
+    # header (so whichever block a probe reads fails its checksum).
+    original = (tables / "tictactoe.sdb").read_bytes()
+    for name, damage in [("magic", range(0, 1)), ("blocks", range(100, len(original), 64))]:
+        data = bytearray(original)
+        for at in damage:
+            data[at] ^= 0xFF
+        damaged = tmp_path / name
+        damaged.mkdir()
+        (damaged / "tictactoe.sdb").write_bytes(bytes(data))
+        with pytest.raises(solvedb.TableError):
+            solvedb.Oracle(damaged).probe("tictactoe", "X../.O./...")
+
+    # A table that is a directory cannot be read; a tables "directory" that
+    # is a file is refused at once.
+    unreadable = tmp_path / "unreadable"
+    (unreadable / "tictactoe.sdb").mkdir(parents=True)
+    with pytest.raises(solvedb.IoError):
+        solvedb.Oracle(unreadable).probe("tictactoe", ".........")
+    with pytest.raises(solvedb.IoError):
+        solvedb.Oracle(tables / "tictactoe.sdb")
+
+    # No table, a tiny budget: unknown within the budget, never a guess.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(solvedb.BudgetExhausted):
+        solvedb.Oracle(empty, max_nodes=100).probe("dots:3x3", "3x3:" + "0" * 24)
+    with pytest.raises(solvedb.BudgetExhausted):
+        solvedb.Oracle(empty, max_seconds=0.01).probe("dots:3x4", "3x4:" + "0" * 31)
+    with pytest.raises(ValueError):
+        solvedb.Oracle(empty, max_seconds=-1.0)
+    # Without a table the search answers what the table does.
+    searched = solvedb.Oracle(empty).moves("tictactoe", "X../.O./...")
+    assert searched.source == "search"
+    tabled = oracle.moves("tictactoe", "X../.O./...")
+    assert [(m.move, m.result, m.plies) for m in searched.moves] == [
+        (m.move, m.result, m.plies) for m in tabled.moves
+    ]
+
+
+def test_threads_share_one_oracle(oracle):
+    positions = ["XX./OO./...", ".........", "X../.O./...", "XO./.X./..O", "2x2:h0,0"]
+    games = ["tictactoe"] * 4 + ["dots:2x2"]
+    expected = [oracle.moves(g, p).to_json() for g, p in zip(games, positions)]
+    shared = solvedb.Oracle(oracle.tables_dir)  # fresh: tables open under contention
+
+    def work(seed):
+        order = list(range(len(positions)))
+        order = order[seed % len(order):] + order[: seed % len(order)]
+        return {i: shared.moves(games[i], positions[i]).to_json() for i in order for _ in range(50)}
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        for result in pool.map(work, range(16)):
+            assert [result[i] for i in range(len(positions))] == expected
+
+
+def test_the_gil_is_released_during_a_probe(tmp_path):
+    # A search with no table and a one-second time budget keeps one thread in
+    # Rust for about a second; the main thread must run meanwhile.
+    searching = solvedb.Oracle(tmp_path, max_seconds=1.0)
+    started, times = threading.Event(), {}
+
+    def search():
+        started.set()
+        try:
+            searching.probe("dots:3x4", "3x4:" + "0" * 31)
+        except solvedb.BudgetExhausted:
+            pass
+        times["end"] = time.monotonic()
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    started.wait()
+    time.sleep(0.2)
+    woke = time.monotonic()
+    worker.join()
+    # Had the probe held the GIL, this thread could not have woken before it
+    # returned.
+    assert woke < times["end"] - 0.3, (woke, times)

@@ -1,0 +1,36 @@
+"""The typing stubs name what the modules hold: classes, functions, methods."""
+
+import ast
+import inspect
+import pathlib
+
+import solvedb
+import solvedb._solvedb as native
+import solvedb.openspiel as sos
+
+STUBS = pathlib.Path(solvedb.__file__).parent
+
+
+def stub_names(name):
+    tree = ast.parse((STUBS / name).read_text())
+    names = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            names[node.name] = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+        elif isinstance(node, ast.FunctionDef):
+            names[node.name] = set()
+    return names
+
+
+def test_stubs_are_installed_and_match():
+    assert (STUBS / "py.typed").is_file()
+    stubs = stub_names("_solvedb.pyi")
+    public = {n for n in dir(native) if not n.startswith("_") and inspect.isclass(getattr(native, n))}
+    assert set(stubs) == public
+    for cls, methods in stubs.items():
+        actual = {m for m in dir(getattr(native, cls)) if not m.startswith("_")}
+        assert methods - {"__init__"} == actual - set(dir(Exception)), cls
+    open_spiel = stub_names("openspiel.pyi")
+    assert set(open_spiel) == set(sos.__all__)
+    for name in sos.__all__:
+        assert callable(getattr(sos, name))
