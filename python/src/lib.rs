@@ -360,10 +360,10 @@ impl PyOracle {
         Ok(PyOracle { oracle })
     }
 
-    /// The tables directory.
+    /// The tables directory (always set: the constructor takes one).
     #[getter]
     fn tables_dir(&self) -> PathBuf {
-        self.oracle.dir().to_owned()
+        self.oracle.dir().map(ToOwned::to_owned).unwrap_or_default()
     }
 
     /// The value of a position (no moves).
