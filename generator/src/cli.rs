@@ -112,10 +112,18 @@ enum Command {
     /// moves or best; an "id" is echoed). Answer: the shape of `probe --json`.
     /// A malformed or illegal request gets {"error":"...","kind":"..."} and
     /// the server goes on.
+    #[command(group(clap::ArgGroup::new("transport").required(true).args(["stdio", "http"])))]
     Serve {
-        /// Serve on standard input and output (the only transport).
-        #[arg(long, required = true)]
+        /// Serve JSON lines on standard input and output.
+        #[arg(long)]
         stdio: bool,
+        /// Serve the web explorer and the JSON API (`/api/v1/...`) over
+        /// HTTP; prints `listening on http://HOST:PORT/` first.
+        #[arg(long)]
+        http: bool,
+        /// With `--http`: the address to listen on (port 0 picks a free one).
+        #[arg(long, requires = "http", default_value = crate::http::DEFAULT_ADDR)]
+        addr: std::net::SocketAddr,
         /// Directory holding the tables.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
@@ -161,7 +169,8 @@ enum Command {
         /// baseline), `dots:MxN` (generation against the plain baseline, probe
         /// latency, the endgame solver), or `all`: each of them (dots on 3x3,
         /// with 5 endgame positions per board) and the sizes of the tables in
-        /// `--tables`, in one run.
+        /// `--tables`, in one run; `http`: the HTTP API's throughput and
+        /// latency against in-process answers (cube table answers).
         #[arg(default_value = "all")]
         game: Target,
         /// Directory of the tables whose sizes `all` reports.
@@ -229,6 +238,8 @@ enum Target {
     /// Tic-tac-toe, the cube and every dots-and-boxes board with at most
     /// [`ALL_DOTS_MAX_EDGES`] edges.
     All,
+    /// `bench http`: the HTTP server against in-process answers.
+    Http,
 }
 
 impl std::str::FromStr for Target {
@@ -237,6 +248,7 @@ impl std::str::FromStr for Target {
     fn from_str(s: &str) -> Result<Target, Self::Err> {
         match s {
             "all" => Ok(Target::All),
+            "http" => Ok(Target::Http),
             _ => s.parse().map(Target::One),
         }
     }
@@ -312,6 +324,7 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             let games = match game {
                 Target::One(game) => vec![game],
                 Target::All => default_set(),
+                Target::Http => bail!("`http` is a bench, not a game to build"),
             };
             for game in games {
                 with_game!(game, g => build(g, &dir, level, out))?;
@@ -329,10 +342,19 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
         }
         Command::Info { file } => info(&file, out),
         Command::Serve {
-            stdio: _,
+            http: true,
+            addr,
             tables,
             budget,
+            ..
         } => {
+            let limits = crate::http::Limits {
+                search_nodes: budget,
+                ..Default::default()
+            };
+            crate::http::run(&tables, addr, limits, out)
+        }
+        Command::Serve { tables, budget, .. } => {
             let oracle = Oracle::open_reading(&tables)
                 .with_context(|| format!("opening tables directory {}", tables.display()))?;
             let oracle = match budget {
@@ -370,6 +392,7 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
                 endgame,
             };
             match game {
+                Target::Http => crate::http::bench::run(&tables, rounds, positions, out),
                 Target::One(game) => with_game!(game, g => g.bench(&options, out)),
                 Target::All => bench_all(&options, &tables, out),
             }
