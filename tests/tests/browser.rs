@@ -146,7 +146,11 @@ impl Page {
     }
 
     async fn click_move(&self, mv: &str) {
-        let selector = format!("#board [data-move=\"{mv}\"]");
+        // A cell's button, or the wide hit line of an edge (the edge's
+        // group also holds its value's label, off the line).
+        let selector = format!(
+            "#board button[data-move=\"{mv}\"], #board [data-move=\"{mv}\"] .hit"
+        );
         self.c
             .find(Locator::Css(&selector))
             .await
@@ -154,6 +158,13 @@ impl Page {
             .click()
             .await
             .unwrap();
+        self.idle().await;
+    }
+
+    /// Sends a key to the focused element.
+    async fn key(&self, k: &str) {
+        let focused = self.c.active_element().await.unwrap();
+        focused.send_keys(k).await.unwrap();
         self.idle().await;
     }
 
@@ -241,7 +252,7 @@ async fn play_against_perfect(page: &Page, rng: &mut Rng) -> String {
         if moves.is_empty() {
             return page.text("score").await;
         }
-        page.click_move(rng.pick(&moves)).await;
+        page.click_move(rng.pick(&moves).as_str()).await;
     }
 }
 
@@ -339,16 +350,12 @@ async fn run() {
     // Keyboard only: Tab to the board, arrows to move, Enter to play.
     page.open("?game=tictactoe&first=human&second=human").await;
     page.js("document.activeElement && document.activeElement.blur()").await;
-    let key = |k: &'static str| async move {
-        page.c.active_element().await.unwrap().send_keys(k).await.unwrap();
-        page.idle().await;
-    };
     for _ in 0..40 {
         let on_cell = page.js("return document.activeElement.dataset.move === '0'").await;
         if on_cell == true {
             break;
         }
-        key("\u{E004}").await; // Tab
+        page.key("\u{E004}").await; // Tab
     }
     assert_eq!(page.js("return document.activeElement.dataset.move").await, "0");
     const ENTER: &str = "\u{E007}";
@@ -364,7 +371,7 @@ async fn run() {
         &[DOWN, DOWN, ENTER],
     ] {
         for k in keys {
-            key(k).await;
+            page.key(k).await;
         }
     }
     assert_eq!(page.notation().await, "XOO/.X./..X");
@@ -390,7 +397,7 @@ async fn run() {
         if moves.is_empty() {
             break;
         }
-        page.click_move(rng.pick(&moves)).await;
+        page.click_move(rng.pick(&moves).as_str()).await;
     }
     let boxes = page.js("return document.querySelectorAll('rect.box').length").await;
     assert_eq!(boxes, 4);

@@ -265,7 +265,8 @@ function render() {
   // "idle" once the answer is in and no computer move is due: what a test
   // (or a person) waits for before the next move.
   const due = !S.editing && !d.over && S.at === S.moves.length && levelOf(d.side) !== "human";
-  document.body.dataset.state = S.editing || (S.answer && !S.busy && !due) ? "idle" : "busy";
+  const asking = S.line && S.line.text === "asking…";
+  document.body.dataset.state = S.editing || (S.answer && !S.busy && !due && !asking) ? "idle" : "busy";
 }
 
 // ---- play -------------------------------------------------------------------
@@ -419,7 +420,8 @@ async function toggleEdit() {
 async function showLine() {
   const d = derive();
   const token = S.token;
-  $("line").textContent = "asking…";
+  S.line = { at: S.at, moves: [], text: "asking…" };
+  render();
   const answer = await api("mainline", { game: S.entry.game, position: notationOf(d.cells) });
   if (token !== S.token) return;
   if (!answer.ok) {

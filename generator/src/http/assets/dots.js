@@ -60,9 +60,14 @@ export function render(container, view) {
     g.setAttribute("aria-label", label);
     const inert = view.locked || (!view.editing && !value && !(view.playable && !drawn));
     g.setAttribute("aria-disabled", String(inert));
+    // The hit area: a band along the edge, between its two dots.
+    const hit = kind === "h"
+      ? { x: x1 + 10, y: y1 - 14, width: GAP - 20, height: 28 }
+      : { x: x1 - 14, y: y1 + 10, width: 28, height: GAP - 20 };
+    // The hit area lies on top of the drawn line, so clicks land on it.
     g.append(
-      el("line", { x1, y1, x2, y2, class: "hit" }),
       el("line", { x1, y1, x2, y2, class: "stroke" }),
+      el("rect", { ...hit, rx: 8, class: "hit" }),
     );
     if (value && !drawn) {
       const t = el("text", {
