@@ -30,7 +30,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use solvedb_lookup::{ErrorKind, GameId, Oracle};
+use solvedb_lookup::{ErrorKind, Game, GameId, Oracle, with_game};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
@@ -108,10 +108,16 @@ impl AppState {
                 time: Some(limits.search_time),
                 table_bytes: Some(limits.search_table_bytes),
             });
-        let tabled = api::explorer_games()
+        let tabled: HashSet<GameId> = api::explorer_games()
             .into_iter()
             .filter(|game| tables.join(game.table_file_name()).is_file())
             .collect();
+        // Open every table now, so that no request waits for a table to be
+        // read (table answers run on the async workers). A damaged table
+        // is reported by the answers that need it, as everywhere.
+        for &game in &tabled {
+            let _ = with_game!(game, g => oracle.probe(game, &g.notation(g.start())));
+        }
         Ok(AppState {
             oracle: Arc::new(oracle),
             tabled: Arc::new(tabled),

@@ -15,8 +15,16 @@ use super::AppState;
 pub const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", "text/css", include_str!("assets/style.css")),
     ("app.js", "text/javascript", include_str!("assets/app.js")),
-    ("rules.js", "text/javascript", include_str!("assets/rules.js")),
-    ("players.js", "text/javascript", include_str!("assets/players.js")),
+    (
+        "rules.js",
+        "text/javascript",
+        include_str!("assets/rules.js"),
+    ),
+    (
+        "players.js",
+        "text/javascript",
+        include_str!("assets/players.js"),
+    ),
     ("grid.js", "text/javascript", include_str!("assets/grid.js")),
     ("cube.js", "text/javascript", include_str!("assets/cube.js")),
     ("dots.js", "text/javascript", include_str!("assets/dots.js")),

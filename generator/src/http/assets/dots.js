@@ -4,7 +4,7 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const GAP = 100;
-const PAD = 30;
+const PAD = 50; // room for the values of the outer edges
 
 function el(name, attrs) {
   const node = document.createElementNS(SVG, name);
