@@ -121,9 +121,10 @@ enum Command {
         /// HTTP; prints `listening on http://HOST:PORT/` first.
         #[arg(long)]
         http: bool,
-        /// With `--http`: the address to listen on (port 0 picks a free one).
-        #[arg(long, requires = "http", default_value = crate::http::DEFAULT_ADDR)]
-        addr: std::net::SocketAddr,
+        /// With `--http`: the address to listen on (default 127.0.0.1:8080;
+        /// port 0 picks a free one).
+        #[arg(long, conflicts_with = "stdio")]
+        addr: Option<std::net::SocketAddr>,
         /// Directory holding the tables.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
@@ -351,6 +352,10 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             let limits = crate::http::Limits {
                 search_nodes: budget,
                 ..Default::default()
+            };
+            let addr = match addr {
+                Some(addr) => addr,
+                None => crate::http::DEFAULT_ADDR.parse()?,
             };
             crate::http::run(&tables, addr, limits, out)
         }

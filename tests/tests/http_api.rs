@@ -322,3 +322,70 @@ async fn check_games_and_the_page() {
         );
     }
 }
+
+/// Bytes written by the command, sent to the test as they come.
+struct Pipe(std::sync::mpsc::Sender<Vec<u8>>);
+
+impl std::io::Write for Pipe {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let _ = self.0.send(bytes.to_vec());
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn serve_http_prints_its_address_first_and_serves_there() {
+    let (send, receive) = std::sync::mpsc::channel();
+    let tables = committed_tables().to_str().unwrap().to_owned();
+    // The server runs until the test binary exits.
+    std::thread::spawn(move || {
+        let args = [
+            "solvedb",
+            "serve",
+            "--http",
+            "--addr",
+            "127.0.0.1:0",
+            "--tables",
+            &tables,
+        ];
+        solvedb_generator::cli::main_with(args, &mut Pipe(send), &mut std::io::sink())
+    });
+    let mut out = Vec::new();
+    while !out.contains(&b'\n') {
+        out.extend(receive.recv_timeout(Duration::from_secs(30)).unwrap());
+    }
+    let first = String::from_utf8(out).unwrap();
+    let first = first.lines().next().unwrap();
+    let base = first
+        .strip_prefix("listening on ")
+        .and_then(|url| url.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("first line {first:?}"));
+    assert!(base.starts_with("http://127.0.0.1:"), "{first}");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (status, body) = runtime
+        .block_on(Client::new().get(&format!(
+            "{base}/api/v1/probe?game=tictactoe&position=XX./OO./...&want=best"
+        )))
+        .unwrap();
+    assert_eq!(status, 200, "{body}");
+    let json: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(json["best_move"]["move"], "2");
+}
+
+#[test]
+fn serve_takes_exactly_one_transport() {
+    for args in [
+        &["serve"][..],
+        &["serve", "--stdio", "--http"],
+        &["serve", "--stdio", "--addr", "127.0.0.1:0"],
+    ] {
+        let (code, _, stderr) = solvedb(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+    }
+}
