@@ -336,6 +336,61 @@ async fn run() {
     page.click("undo").await;
     assert_eq!(page.notation().await, back);
 
+    // The computer's other levels play whole games, on either side.
+    for (first, second) in [
+        ("human", "classic"),
+        ("random", "human"),
+        ("classic", "random"),
+    ] {
+        page.open(&format!("?game=tictactoe&first={first}&second={second}"))
+            .await;
+        loop {
+            let moves = page.check_values_shown().await;
+            if moves.is_empty() {
+                break;
+            }
+            page.click_move(rng.pick(&moves).as_str()).await;
+        }
+        let result = page.text("score").await;
+        assert!(
+            ["X wins", "O wins", "draw"].contains(&result.as_str()),
+            "{result}"
+        );
+    }
+
+    // Input is locked while the computer moves: a second click is ignored.
+    page.open("?game=tictactoe&first=human&second=perfect")
+        .await;
+    page.js("document.querySelector('[data-move=\"0\"]').click();
+             document.querySelector('[data-move=\"8\"]').click();")
+        .await;
+    page.idle().await;
+    let board = page.notation().await;
+    assert_eq!(board.matches('X').count(), 1, "{board}");
+    assert_eq!(board.matches('O').count(), 1, "{board}");
+    assert!(board.starts_with('X'), "{board}");
+
+    // The position editor: the server refuses an illegal position and takes a legal one.
+    page.open("?game=tictactoe&first=human&second=human").await;
+    page.click("edit").await;
+    for cell in ["0", "1", "2"] {
+        page.click_move(cell).await; // . -> X
+    }
+    for cell in ["3", "4", "5"] {
+        page.click_move(cell).await;
+        page.click_move(cell).await; // . -> X -> O
+    }
+    page.click("edit").await;
+    let refused = page.text("value").await;
+    assert!(
+        refused.contains("not legal") && refused.contains("both X and O"),
+        "{refused}"
+    );
+    page.click_move("5").await; // O -> .
+    page.click("edit").await;
+    assert_eq!(page.notation().await, "XXX/OO./...");
+    assert_eq!(page.text("score").await, "X wins");
+
     // The best line, step by step, follows the best move.
     page.open("?game=tictactoe&first=human&second=human&start=X..%2F.O.%2F...")
         .await;
