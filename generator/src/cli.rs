@@ -125,10 +125,20 @@ enum Command {
     /// moves or best; an "id" is echoed). Answer: the shape of `probe --json`.
     /// A malformed or illegal request gets {"error":"...","kind":"..."} and
     /// the server goes on.
+    #[command(group(clap::ArgGroup::new("transport").required(true).args(["stdio", "http"])))]
     Serve {
-        /// Serve on standard input and output (the only transport).
-        #[arg(long, required = true)]
+        /// Serve JSON lines on standard input and output.
+        #[arg(long)]
         stdio: bool,
+        /// Serve the web explorer and the JSON API (`/api/v1/...`) over
+        /// HTTP; prints `listening on http://HOST:PORT/` first. Each live
+        /// search is also bounded by time (3 s) and memory.
+        #[arg(long)]
+        http: bool,
+        /// With `--http`: the address to listen on (default 127.0.0.1:8080;
+        /// port 0 picks a free one).
+        #[arg(long, conflicts_with = "stdio")]
+        addr: Option<std::net::SocketAddr>,
         /// Directory holding the tables (else $SOLVEDB_TABLES, else `tables`).
         #[arg(long, env = TABLES_ENV, default_value = "tables")]
         tables: PathBuf,
@@ -186,7 +196,8 @@ enum Command {
         /// baseline), `dots:MxN` (generation against the plain baseline, probe
         /// latency, the endgame solver), or `all`: each of them (dots on 3x3,
         /// with 5 endgame positions per board) and the sizes of the tables in
-        /// `--tables`, in one run.
+        /// `--tables`, in one run; `http`: the HTTP API's throughput and
+        /// latency against in-process answers (cube table answers).
         #[arg(default_value = "all")]
         game: Target,
         /// Directory of the tables whose sizes `all` reports (else
@@ -291,6 +302,8 @@ enum Target {
     /// Tic-tac-toe, the cube and every dots-and-boxes board with at most
     /// [`ALL_DOTS_MAX_EDGES`] edges.
     All,
+    /// `bench http`: the HTTP server against in-process answers.
+    Http,
 }
 
 impl std::str::FromStr for Target {
@@ -299,6 +312,7 @@ impl std::str::FromStr for Target {
     fn from_str(s: &str) -> Result<Target, Self::Err> {
         match s {
             "all" => Ok(Target::All),
+            "http" => Ok(Target::Http),
             _ => s.parse().map(Target::One),
         }
     }
@@ -556,6 +570,7 @@ fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
             let games = match game {
                 Target::One(game) => vec![game],
                 Target::All => default_set(),
+                Target::Http => bail!("`http` is a bench, not a game to build"),
             };
             for game in games {
                 with_game!(game, g => build(g, &dir, level, out))?;
@@ -572,10 +587,32 @@ fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
         }
         Command::Info { file } => info(&file, out)?,
         Command::Serve {
-            stdio: _,
+            http: true,
+            addr,
             tables,
             budget,
             no_budget,
+            ..
+        } => {
+            let limits = crate::http::Limits {
+                search_nodes: if no_budget {
+                    None
+                } else {
+                    Some(budget.unwrap_or(DEFAULT_SEARCH_NODES))
+                },
+                ..Default::default()
+            };
+            let addr = match addr {
+                Some(addr) => addr,
+                None => crate::http::DEFAULT_ADDR.parse()?,
+            };
+            crate::http::run(&tables, addr, limits, out)?;
+        }
+        Command::Serve {
+            tables,
+            budget,
+            no_budget,
+            ..
         } => {
             let oracle = Oracle::open_reading(&tables)
                 .with_context(|| format!("opening tables directory {}", tables.display()))?;
@@ -651,6 +688,7 @@ fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
                 endgame,
             };
             match game {
+                Target::Http => crate::http::bench::run(&tables, rounds, positions, out)?,
                 Target::One(game) => with_game!(game, g => g.bench(&options, out))?,
                 Target::All => bench_all(&options, &tables, out)?,
             }

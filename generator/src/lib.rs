@@ -8,6 +8,7 @@
 //! - [`verify`], [`bench`](mod@bench), [`fuzz`], [`sweep`]: checking and measuring tables;
 //! - [`serve`]: the JSON-lines protocol on standard input and output;
 //! - [`text`]: how counts and durations are written.
+//! - [`http`]: the web explorer and its JSON API (`serve --http`).
 
 #![forbid(unsafe_code)]
 
@@ -16,6 +17,7 @@ pub mod build;
 pub mod cli;
 pub mod fuzz;
 pub mod games;
+pub mod http;
 pub mod progress;
 pub mod serve;
 pub mod sweep;

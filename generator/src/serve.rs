@@ -132,19 +132,55 @@ fn answer(oracle: &Oracle, request: &Map<String, Json>) -> Result<Json, Refusal>
     let game: GameId = field("game")?.parse().map_err(Error::from)?;
     let position = field("position")?;
     let want = match request.get("want").map(|w| w.as_str()) {
-        None | Some(Some("moves")) => "moves",
-        Some(Some("value")) => "value",
-        Some(Some("best")) => "best",
-        _ => {
-            return Err(bad_request(
-                "\"want\" must be \"value\", \"moves\" or \"best\"",
-            ));
-        }
+        None => Wanted::Moves,
+        Some(Some(word)) => Wanted::parse(word).ok_or_else(|| bad_request(Wanted::EXPECTED))?,
+        Some(None) => return Err(bad_request(Wanted::EXPECTED)),
     };
+    Ok(wanted_json(oracle, game, position, want)?)
+}
+
+/// What a request asks for: `want` of the protocol (and of the HTTP API).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Wanted {
+    /// The value only (no `moves` in the answer).
+    Value,
+    /// The value and every move's value, best first (the default).
+    Moves,
+    /// As `Moves`, plus `best_move` (`null` when the game is over).
+    Best,
+}
+
+impl Wanted {
+    /// What a request that names another `want` is told.
+    pub const EXPECTED: &str = "\"want\" must be \"value\", \"moves\" or \"best\"";
+
+    /// Reads `value`, `moves` or `best`.
+    pub fn parse(word: &str) -> Option<Wanted> {
+        match word {
+            "value" => Some(Wanted::Value),
+            "moves" => Some(Wanted::Moves),
+            "best" => Some(Wanted::Best),
+            _ => None,
+        }
+    }
+}
+
+/// The answer to `want` about a position, in the shape of `probe --json`
+/// (shared by `serve --stdio` and `serve --http`).
+///
+/// # Errors
+///
+/// As [`Oracle::answer`].
+pub fn wanted_json(
+    oracle: &Oracle,
+    game: GameId,
+    position: &str,
+    want: Wanted,
+) -> Result<Json, Error> {
     let report = oracle.answer(
         game,
         position,
-        if want == "value" {
+        if want == Wanted::Value {
             Want::Value
         } else {
             Want::Moves
@@ -153,14 +189,14 @@ fn answer(oracle: &Oracle, request: &Map<String, Json>) -> Result<Json, Refusal>
     let mut json = report.to_json();
     let object = json.as_object_mut().expect("a report is an object");
     match want {
-        "value" => {
+        Wanted::Value => {
             object.remove("moves");
         }
-        "best" => {
+        Wanted::Best => {
             let best = object["moves"].as_array().and_then(|m| m.first()).cloned();
             object.insert("best_move".into(), best.unwrap_or(Json::Null));
         }
-        _ => {}
+        Wanted::Moves => {}
     }
     Ok(json)
 }

@@ -1,0 +1,225 @@
+//! The JSON API, `/api/v1/...`:
+//!
+//! - `GET /api/v1/probe?game=G&position=P[&want=value|moves|best]`: the
+//!   shape of `solvedb probe --json` (with `want`, that of `serve --stdio`);
+//! - `GET /api/v1/mainline?game=G&position=P`: the best line to the end
+//!   ([`Mainline::to_json`](solvedb_lookup::Mainline::to_json));
+//! - `GET /api/v1/check?game=G&position=P`: whether a position is legal
+//!   (read by the rules only, no search), `{"game", "position"}` normalised;
+//! - `GET /api/v1/games`: the games the explorer offers, their start
+//!   positions and whether a table answers them.
+//!
+//! Errors are the `serve --stdio` error object with [`status_of`](super::status_of)
+//! its kind's status.
+
+use axum::Router;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::Uri;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde_json::{Value as Json, json};
+use solvedb_lookup::{Error, ErrorKind, Game, GameId, Oracle, with_game};
+
+use super::{ApiError, AppState, MAX_QUERY_BYTES};
+use crate::serve::{Wanted, wanted_json};
+
+/// The API's routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/probe", get(probe))
+        .route("/api/v1/mainline", get(mainline))
+        .route("/api/v1/check", get(check))
+        .route("/api/v1/games", get(games))
+}
+
+/// Every game and board the explorer offers, in the picker's order: those
+/// this build cannot answer are left out of `/api/v1/games`.
+pub fn explorer_games() -> Vec<GameId> {
+    let mut games = vec![GameId::TicTacToe, GameId::TicTacToe4x4, GameId::Cube];
+    for rows in 1..=5 {
+        for cols in rows..=5 {
+            games.push(GameId::Dots { rows, cols });
+        }
+    }
+    games
+}
+
+/// A query's parameters, checked: only the names a route knows, each once.
+struct Params(Vec<(String, String)>);
+
+impl Params {
+    fn read(
+        uri: &Uri,
+        query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+        known: &[&str],
+    ) -> Result<Params, ApiError> {
+        let length = uri.query().map_or(0, str::len);
+        if length > MAX_QUERY_BYTES {
+            return Err(ApiError::request(format!(
+                "query of {length} bytes is longer than the limit of {MAX_QUERY_BYTES}"
+            )));
+        }
+        let Query(pairs) =
+            query.map_err(|e| ApiError::request(format!("malformed query: {}", e.body_text())))?;
+        for (i, (name, _)) in pairs.iter().enumerate() {
+            if !known.contains(&name.as_str()) {
+                return Err(ApiError::request(format!(
+                    "unknown parameter {name:?}: expected {}",
+                    known.join(", ")
+                )));
+            }
+            if pairs[..i].iter().any(|(other, _)| other == name) {
+                return Err(ApiError::request(format!("parameter {name:?} given twice")));
+            }
+        }
+        Ok(Params(pairs))
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn required(&self, name: &str) -> Result<&str, ApiError> {
+        self.get(name)
+            .ok_or_else(|| ApiError::request(format!("missing parameter {name:?}")))
+    }
+
+    fn game(&self) -> Result<GameId, ApiError> {
+        Ok(self.required("game")?.parse().map_err(Error::from)?)
+    }
+}
+
+/// Runs `ask` on the oracle on a blocking thread. A game without a table
+/// is searched, so it first takes one of the few search slots, waiting at
+/// most [`Limits::queue_wait`](super::Limits::queue_wait).
+async fn ask(
+    state: &AppState,
+    game: GameId,
+    ask: impl FnOnce(&Oracle) -> Result<Json, Error> + Send + 'static,
+) -> Result<Json, ApiError> {
+    if state.tabled.contains(&game) {
+        // A table answer takes microseconds (the tables were opened when
+        // the server started): answered right here on the async worker,
+        // without the hand-off to a blocking thread, which costs more than
+        // the answer (measured by `solvedb bench http`).
+        return Ok(ask(&state.oracle)?);
+    }
+    let permit = {
+        let wait = state.limits.queue_wait;
+        match tokio::time::timeout(wait, state.searches.clone().acquire_owned()).await {
+            Ok(Ok(permit)) => permit,
+            _ => {
+                return Err(ApiError {
+                    kind: ErrorKind::Budget,
+                    message: format!(
+                        "unknown within the budget: every search slot stayed busy for {} s",
+                        wait.as_secs_f64()
+                    ),
+                });
+            }
+        }
+    };
+    let oracle = state.oracle.clone();
+    let answer = tokio::task::spawn_blocking(move || {
+        let answer = ask(&oracle);
+        drop(permit);
+        answer
+    })
+    .await
+    .map_err(|e| ApiError {
+        kind: ErrorKind::Io,
+        message: format!("the answer's task failed: {e}"),
+    })?;
+    Ok(answer?)
+}
+
+fn reply(answer: Result<Json, ApiError>) -> Response {
+    match answer {
+        Ok(json) => axum::Json(json).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn probe(
+    State(state): State<AppState>,
+    uri: Uri,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Response {
+    reply(
+        async {
+            let params = Params::read(&uri, query, &["game", "position", "want"])?;
+            let game = params.game()?;
+            let position = params.required("position")?.to_owned();
+            let want = match params.get("want") {
+                None => Wanted::Moves,
+                Some(word) => {
+                    Wanted::parse(word).ok_or_else(|| ApiError::request(Wanted::EXPECTED))?
+                }
+            };
+            ask(&state, game, move |oracle| {
+                wanted_json(oracle, game, &position, want)
+            })
+            .await
+        }
+        .await,
+    )
+}
+
+async fn mainline(
+    State(state): State<AppState>,
+    uri: Uri,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Response {
+    reply(
+        async {
+            let params = Params::read(&uri, query, &["game", "position"])?;
+            let game = params.game()?;
+            let position = params.required("position")?.to_owned();
+            ask(&state, game, move |oracle| {
+                Ok(oracle.mainline(game, &position)?.to_json())
+            })
+            .await
+        }
+        .await,
+    )
+}
+
+async fn check(uri: Uri, query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Response {
+    reply((|| {
+        let params = Params::read(&uri, query, &["game", "position"])?;
+        let game = params.game()?;
+        let position = params.required("position")?;
+        let normal =
+            with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?;
+        Ok(json!({"game": game.to_string(), "position": normal}))
+    })())
+}
+
+async fn games(State(state): State<AppState>) -> Response {
+    let list: Vec<Json> = explorer_games()
+        .into_iter()
+        .filter_map(|game| {
+            let start = with_game!(game, g => Ok::<_, Error>(g.notation(g.start()))).ok()?;
+            let kind = match game {
+                GameId::Cube => "cube",
+                GameId::Dots { .. } => "dots",
+                _ => "grid",
+            };
+            Some(json!({
+                "game": game.to_string(),
+                "kind": kind,
+                "start": start,
+                "table": state.tabled.contains(&game),
+            }))
+        })
+        .collect();
+    axum::Json(json!({
+        "games": list,
+        "search_seconds": state.limits.search_time.as_secs_f64(),
+    }))
+    .into_response()
+}

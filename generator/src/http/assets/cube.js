@@ -1,0 +1,17 @@
+// The 3×3×3 cube: its three layers side by side, each a grid of buttons.
+import { gridElement } from "./grid.js";
+
+export function render(container, view) {
+  const n = view.rules.n;
+  const layers = document.createElement("div");
+  layers.className = "layers";
+  for (let z = 0; z < n; z++) {
+    const figure = document.createElement("figure");
+    figure.className = "layer";
+    const caption = document.createElement("figcaption");
+    caption.textContent = `layer ${z + 1}`;
+    figure.append(gridElement(view, n, z * n * n, `layer ${z + 1}`), caption);
+    layers.append(figure);
+  }
+  container.replaceChildren(layers);
+}

@@ -1,0 +1,78 @@
+//! The explorer page and its assets, embedded in the binary: plain HTML,
+//! CSS and JavaScript modules, no build step, nothing fetched from
+//! elsewhere (the content security policy forbids it).
+
+use axum::Router;
+use axum::extract::Path;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use solvedb_lookup::ErrorKind;
+
+use super::AppState;
+
+/// Every asset: its name under `/assets/`, its media type and its text.
+pub const ASSETS: &[(&str, &str, &str)] = &[
+    ("style.css", "text/css", include_str!("assets/style.css")),
+    ("app.js", "text/javascript", include_str!("assets/app.js")),
+    (
+        "rules.js",
+        "text/javascript",
+        include_str!("assets/rules.js"),
+    ),
+    (
+        "players.js",
+        "text/javascript",
+        include_str!("assets/players.js"),
+    ),
+    ("grid.js", "text/javascript", include_str!("assets/grid.js")),
+    ("cube.js", "text/javascript", include_str!("assets/cube.js")),
+    ("dots.js", "text/javascript", include_str!("assets/dots.js")),
+];
+
+/// The page itself.
+pub const INDEX_HTML: &str = include_str!("assets/index.html");
+
+/// The bytes of the page: its HTML and every asset.
+pub fn page_weight() -> usize {
+    INDEX_HTML.len() + ASSETS.iter().map(|(_, _, text)| text.len()).sum::<usize>()
+}
+
+const POLICY: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'";
+
+/// The page's routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(index))
+        .route("/assets/{name}", get(asset))
+}
+
+fn text(media: &str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, format!("{media}; charset=utf-8")),
+            (header::CONTENT_SECURITY_POLICY, POLICY.to_owned()),
+            (header::CACHE_CONTROL, "no-cache".to_owned()),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn index() -> Response {
+    text("text/html", INDEX_HTML)
+}
+
+async fn asset(Path(name): Path<String>) -> Response {
+    match ASSETS.iter().find(|(n, _, _)| *n == name) {
+        Some((_, media, body)) => text(media, body),
+        None => (
+            StatusCode::NOT_FOUND,
+            axum::Json(crate::serve::error_json(
+                Some(ErrorKind::Request),
+                &format!("no asset {name:?}"),
+            )),
+        )
+            .into_response(),
+    }
+}

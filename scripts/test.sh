@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The whole test suite, on a fresh machine as on a developer's: installs what
+# the tests need when it is missing (Debian packages with apt-get, Python
+# packages with pip in target/venv), then formatting, lints, docs, the Rust
+# tests, the Python package's tests, a short fuzzing run and a corruption
+# sweep of the committed tables. Idempotent; every step fails the run.
+set -euxo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages: `script` (bsdutils) for the colour test under a
+# pseudo-terminal; Chromium and its WebDriver for the browser tests, which
+# fail, never skip, when either is missing; the venv module for Python.
+missing=()
+command -v script >/dev/null || missing+=(bsdutils)
+command -v chromium >/dev/null || missing+=(chromium)
+command -v chromedriver >/dev/null || missing+=(chromium-driver)
+python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+fi
+
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
+cargo test --workspace
+
+# The Python package (python/: its own Cargo workspace, see python/Cargo.toml):
+# lint its crate, build it into a virtualenv with OpenSpiel and pytest from
+# PyPI, and run its suite against tables/. pytest exits 5 when it collected
+# no test, which `set -e` turns into a failure too.
+cargo fmt --manifest-path python/Cargo.toml -- --check
+cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
+[ -x target/venv/bin/pip ] || python3 -m venv target/venv
+target/venv/bin/pip install --quiet pytest open_spiel numpy
+target/venv/bin/pip install --quiet ./python
+target/venv/bin/pytest -p no:cacheprovider -rA python/tests
+
+cargo solvedb fuzz --seconds 20 --seed "$(date +%s)"
+for table in tables/*.sdb; do
+    cargo solvedb sweep "$table"
+done
