@@ -17,7 +17,7 @@ use solvedb_lookup::{
 };
 
 use crate::bench::{self, BenchOptions};
-use crate::build::{Buildable, DEFAULT_LEVEL, build_into, default_set};
+use crate::build::{Buildable, build_into, default_set};
 use crate::fuzz::{Budget, fuzz};
 use crate::games::GeneratorGame;
 use crate::progress::Progress;
@@ -58,9 +58,10 @@ enum Command {
         /// Directory to write the table into (created if missing).
         #[arg(long, default_value = "tables")]
         out: PathBuf,
-        /// zstd compression level for the blocks (1-22).
-        #[arg(long, default_value_t = DEFAULT_LEVEL, value_parser = clap::value_parser!(i32).range(1..=22))]
-        level: i32,
+        /// zstd compression level for the blocks (1-22); by default 19 for
+        /// tables up to 1 MiB of entries, 9 up to 256 MiB, 3 above.
+        #[arg(long, value_parser = clap::value_parser!(i32).range(1..=22))]
+        level: Option<i32>,
     },
     /// Check a table file: every checksum, then that every stored value equals
     /// the best over its children.
@@ -409,7 +410,12 @@ fn bench_all(options: &BenchOptions, tables: &Path, out: &mut dyn Write) -> Resu
     Ok(())
 }
 
-fn build<G: Buildable>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> Result<()> {
+fn build<G: Buildable>(
+    game: &G,
+    dir: &Path,
+    level: Option<i32>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let progress = Progress::spinner(format!("solving {}", game.id()));
     let built = build_into(game, dir, level);
     progress.finish();
@@ -453,17 +459,19 @@ fn build<G: Buildable>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) ->
     }
     writeln!(
         out,
-        "wrote {}: {} bytes, {:.2} bits per stored position, {} blocks",
+        "wrote {}: {} bytes, {:.2} bits per stored entry, {:.3} per canonical position, {} blocks",
         built.path.display(),
         built.bytes,
         built.bytes as f64 * 8.0 / solution.stored as f64,
+        built.bytes as f64 * 8.0 / solution.canonical() as f64,
         built.blocks
     )?;
     writeln!(
         out,
-        "build time: {:.1} ms (solve {:.1} ms, compress at zstd level {level} {:.1} ms)",
+        "build time: {:.1} ms (solve {:.1} ms, compress at zstd level {} {:.1} ms)",
         built.build_time.as_secs_f64() * 1e3,
         built.solve_time.as_secs_f64() * 1e3,
+        built.level,
         (built.build_time - built.solve_time).as_secs_f64() * 1e3
     )?;
     Ok(())
