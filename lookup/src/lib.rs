@@ -61,7 +61,7 @@ pub use error::{Error, ErrorKind, PositionError};
 pub use format::{GameId, Header, IndexScheme, Table, TableError, UnknownGame, ValueEncoding};
 pub use game::{ExactSolver, Game, Limits, MAX_NOTATION_LEN, Tabled, check_notation_length};
 pub use game_oracle::{Answer, GameOracle, MoveValue, Source};
-pub use games::cube::{Cube, CubeBoard, CubeCell, Resolved};
+pub use games::cube::{Cube, CubeBoard, CubeCell, ForcedPlaySolver, Resolved};
 pub use games::dots::{CaptureMasks, Dots, EdgeSymmetries, Edges, Line};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use mapping::{TableBytes, map_table, read_table};
