@@ -242,12 +242,12 @@ fn live_search(
     rounds: u32,
     out: &mut dyn Write,
 ) -> Result<()> {
-    const GENERIC_FROM: u32 = 8;
+    const GENERIC_FROM: u32 = 9;
     let late: Vec<CubeBoard> = sample
         .iter()
         .copied()
         .filter(|b| b.stones() >= GENERIC_FROM && Cube.terminal_score(*b).is_none())
-        .take(200)
+        .take(100)
         .collect();
     let (mut old_times, mut new_times) = (Vec::new(), Vec::new());
     for _ in 0..rounds.min(3) {
