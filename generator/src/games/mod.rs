@@ -45,7 +45,7 @@ pub trait GeneratorGame: Buildable {
         let consistency = check_consistency(self, table)?;
         writeln!(
             out,
-            "consistency ok: each of {} stored positions equals the best over its children",
+            "consistency ok: each of {} positions (stored, or don't-care and resolved by rule) equals the best over its children",
             consistency.checked
         )?;
         Ok(())

@@ -277,11 +277,11 @@ fn live_search(
     writeln!(
         out,
         "live search without a table, {} random positions with {GENERIC_FROM}+ stones (mean per position, median of {} rounds): \
-         generic alpha-beta {:.0} us, forced play with a memo {:.0} us ({:.1}x)",
+         generic alpha-beta {:.0} ns, forced play with a memo {:.0} ns ({:.1}x)",
         late.len(),
         old_times.len(),
-        old.as_secs_f64() * 1e6,
-        new.as_secs_f64() * 1e6,
+        nanos(old),
+        nanos(new),
         old.as_secs_f64() / new.as_secs_f64()
     )?;
     let empty = Cube.start();
