@@ -18,7 +18,7 @@ use solvedb_lookup::{
 };
 
 use crate::bench::{self, BenchOptions};
-use crate::build::{Buildable, DEFAULT_LEVEL, build_into, default_set};
+use crate::build::{Buildable, build_into, default_set};
 use crate::fuzz::{Budget, fuzz};
 use crate::games::GeneratorGame;
 use crate::progress::Progress;
@@ -71,9 +71,10 @@ enum Command {
         /// Directory to write the table into (created if missing).
         #[arg(long, default_value = "tables")]
         out: PathBuf,
-        /// zstd compression level for the blocks (1-22).
-        #[arg(long, default_value_t = DEFAULT_LEVEL, value_parser = clap::value_parser!(i32).range(1..=22))]
-        level: i32,
+        /// zstd compression level for the blocks (1-22); by default 19 for
+        /// tables up to 1 MiB of entries, 9 up to 256 MiB, 3 above.
+        #[arg(long, value_parser = clap::value_parser!(i32).range(1..=22))]
+        level: Option<i32>,
     },
     /// Check a table file: every checksum, then that every stored value equals
     /// the best over its children.
@@ -411,7 +412,15 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    main_with_input(args, &mut io::stdin().lock(), out, err, Terminal::default())
+    // Not `stdin().lock()`: a command that never reads its input must not
+    // hold the process's stdin lock (tests run many commands at once).
+    main_with_input(
+        args,
+        &mut io::BufReader::new(io::stdin()),
+        out,
+        err,
+        Terminal::default(),
+    )
 }
 
 /// As [`main_with`], reading standard input (`probe GAME -`, `serve`) from
@@ -894,7 +903,12 @@ fn bench_all(options: &BenchOptions, tables: &Path, out: &mut dyn Write) -> Resu
     Ok(())
 }
 
-fn build<G: Buildable>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) -> Result<()> {
+fn build<G: Buildable>(
+    game: &G,
+    dir: &Path,
+    level: Option<i32>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let progress = Progress::spinner(format!("solving {}", game.id()));
     let built = build_into(game, dir, level);
     progress.finish();
@@ -938,17 +952,19 @@ fn build<G: Buildable>(game: &G, dir: &Path, level: i32, out: &mut dyn Write) ->
     }
     writeln!(
         out,
-        "wrote {}: {}, {:.2} bits per stored position, {}",
+        "wrote {}: {}, {:.2} bits per stored entry, {:.3} per canonical position, {}",
         built.path.display(),
         count(built.bytes, "byte", "bytes"),
         built.bytes as f64 * 8.0 / solution.stored as f64,
+        built.bytes as f64 * 8.0 / solution.canonical() as f64,
         count(built.blocks, "block", "blocks")
     )?;
     writeln!(
         out,
-        "build time: {} (solve {}, compress at zstd level {level} {})",
+        "build time: {} (solve {}, compress at zstd level {} {})",
         seconds(built.build_time),
         seconds(built.solve_time),
+        built.level,
         seconds(built.build_time - built.solve_time)
     )?;
     Ok(())

@@ -3,20 +3,23 @@
 //! the canonical positions reachable from the start.
 
 use rayon::prelude::*;
-use solvedb_lookup::{Error, Table, TableError, Tabled};
+use solvedb_lookup::{Error, Score, Table, TableError, Tabled};
 
 use crate::build::layers::best_score;
 
 /// What a consistency check looked at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Consistency {
-    /// Stored positions whose value was recomputed from their children.
+    /// Positions whose value was recomputed from their children: the stored
+    /// ones and the don't-care ones (by their resolution).
     pub checked: u64,
 }
 
 /// Checks every stored entry of a table: its slot holds a legal canonical
 /// position, its value equals the best over its children (looked up in the
 /// same table; terminal positions by the rules), and every child is stored.
+/// Don't-care entries (positions the game resolves by rule) are checked by
+/// their resolution the same way.
 /// With the start position stored, that closure proves every reachable
 /// position has an entry.
 ///
@@ -48,17 +51,35 @@ pub fn check_consistency<G: Tabled, D: AsRef<[u8]> + Sync>(
     Ok(Consistency { checked })
 }
 
-/// Checks the entry of one slot (or sorted key); an empty one counts 0.
+/// Checks the entry of one slot (or sorted key); an empty one counts 0,
+/// unless it is the don't-care entry of a canonical position the game
+/// resolves by rule ([`Tabled::resolved_by_rule`]): then the resolution is
+/// checked against the children like a stored value, and counts 1.
 fn check_entry<G: Tabled, D: AsRef<[u8]>>(
     game: &G,
     table: &Table<D>,
     slot: u64,
     entry: u8,
 ) -> Result<u64, Error> {
-    if entry == 0 {
-        return Ok(0);
-    }
     let bad = |reason: String| Error::Table(TableError::Entry { slot, reason });
+    if entry == 0 {
+        let resolved = game
+            .position_at(slot)
+            .filter(|&p| game.resolved_by_rule(p) && game.canonical(p) == p);
+        return match resolved {
+            // Every slot of a game with don't-care entries is reachable
+            // (dots-and-boxes); a probe resolves it, so its resolution is
+            // what must equal the best over its children.
+            Some(position) => check_value(
+                game,
+                table,
+                slot,
+                position,
+                game.table_score(table, position)?,
+            ),
+            None => Ok(0),
+        };
+    }
     let position = game
         .position_at(slot)
         .ok_or_else(|| bad("the slot names no board".into()))?;
@@ -67,7 +88,26 @@ fn check_entry<G: Tabled, D: AsRef<[u8]>>(
     if game.canonical(position) != position {
         return Err(bad("stored position is not canonical".into()));
     }
+    if game.resolved_by_rule(position) {
+        return Err(bad(format!(
+            "{} is resolved by rule, its entry must be 0 (don't care)",
+            game.notation(position)
+        )));
+    }
     let stored = game.decode(position, slot, entry)?;
+    check_value(game, table, slot, position, stored)
+}
+
+/// Checks that `stored`, the value a table gives `position`, equals the
+/// best over its children (read from the same table).
+fn check_value<G: Tabled, D: AsRef<[u8]>>(
+    game: &G,
+    table: &Table<D>,
+    slot: u64,
+    position: G::Position,
+    stored: Score,
+) -> Result<u64, Error> {
+    let bad = |reason: String| Error::Table(TableError::Entry { slot, reason });
     let mut missing = None;
     let expected = best_score(game, position, |child| {
         game.table_score(table, child).unwrap_or_else(|e| {

@@ -203,6 +203,19 @@ pub trait Tabled: Game {
         false
     }
 
+    /// Whether a table of this game holds a *don't-care* entry (0) for
+    /// `position` (canonical), because [`table_score`](Tabled::table_score)
+    /// resolves it by one exact rule into a position it does hold
+    /// (dots-and-boxes: a free capture, [`ValueEncoding::MarginResolved`]).
+    /// [`check_consistency`] in the generator checks these positions by their
+    /// resolution. The default: never.
+    ///
+    /// [`check_consistency`]: https://docs.rs/solvedb-generator
+    fn resolved_by_rule(&self, position: Self::Position) -> bool {
+        let _ = position;
+        false
+    }
+
     /// The score a table of this game gives any legal position: one
     /// canonicalisation, one slot (or key), one entry. Games that settle some
     /// positions before the lookup override it (the cube resolves forced play

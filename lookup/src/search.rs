@@ -74,6 +74,16 @@ impl<'g, G: Game> Search<'g, G> {
         }
     }
 
+    /// The generic alpha-beta alone, even for a game with a solver of its
+    /// own ([`Game::exact_solver`]): the baseline that benchmarks measure
+    /// those solvers against.
+    pub fn generic(game: &'g G, limits: Limits) -> Self {
+        Search {
+            dedicated_made: true,
+            ..Search::with_limits(game, limits)
+        }
+    }
+
     /// Positions visited so far.
     pub fn nodes(&self) -> u64 {
         match &self.dedicated {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use solvedb_generator::games::cube::solve::{check_exhaustive, check_stored};
 use solvedb_lookup::testkit::{Rng, playout};
 use solvedb_lookup::{
-    Cube, CubeBoard, Game, GameOracle, Score, Table, Tabled, WIN_SCORE, read_table,
+    Cube, CubeBoard, Game, GameOracle, Score, Search, Table, Tabled, WIN_SCORE, read_table,
 };
 
 fn table_path() -> PathBuf {
@@ -135,6 +135,40 @@ fn table_agrees_with_an_independent_search_on_sampled_games() {
             assert_eq!(
                 Cube.value(board, probed),
                 Cube.value(board, independent.board_score(board)),
+                "{}",
+                Cube.notation(board)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn the_forced_play_solver_agrees_with_the_table_everywhere_it_is_asked() {
+    // The live search without a table (the cube's `ForcedPlaySolver`):
+    // the empty cube, every first move, and every position of sampled
+    // games, a fresh solver for each group so that none leans on a memo
+    // another group filled.
+    let table = table();
+    let empty = Cube.start();
+    let mut groups = vec![vec![empty]];
+    groups.push(
+        Cube.moves(empty)
+            .into_iter()
+            .map(|cell| Cube.play(empty, cell).0)
+            .collect(),
+    );
+    for (poor, seed) in [(1.0, 11), (0.5, 12), (0.2, 13), (0.05, 14)] {
+        groups.push(sample_games(100, poor, seed));
+    }
+    let mut checked = 0;
+    for group in groups {
+        let mut search = Search::new(&Cube);
+        for board in group {
+            assert_eq!(
+                search.score(board).unwrap(),
+                Cube.table_score(&table, board).unwrap(),
                 "{}",
                 Cube.notation(board)
             );

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use solvedb_generator::build::build_table;
+use solvedb_generator::build::{build_table, encode_solution};
 use solvedb_generator::cli::main_with;
 use solvedb_generator::verify::check_consistency;
 use solvedb_lookup::testkit::Rng;
@@ -87,7 +87,15 @@ fn empty_boards_up_to_3x3_agree_with_a_plain_search() {
         assert_eq!(oracle.probe(board.start()).unwrap().0, plain, "{m}x{n}");
         values.push(format!("{m}x{n}:{plain:+}"));
         if m * n <= 6 {
-            // Small boards: every position, not just the empty one.
+            // Small boards: every position, not just the empty one, and so
+            // every don't-care entry (resolved at probe time).
+            let dont_care = (0..1u64 << rules.edges)
+                .filter(|&mask| {
+                    board.canonical(Edges(mask)) == Edges(mask)
+                        && board.free_capture(mask).is_some()
+                })
+                .count();
+            assert!(dont_care > 0, "{m}x{n}");
             for mask in 0..1u64 << rules.edges {
                 assert_eq!(
                     oracle.probe(Edges(mask)).unwrap().0,
@@ -145,15 +153,46 @@ fn symmetric_images_probe_equal() {
 #[test]
 fn tables_are_deterministic_and_consistent() {
     let board = Dots::new(2, 3).unwrap();
-    let first = build_table(&board, 19).1;
+    let (solution, first) = build_table(&board, 19);
     assert_eq!(first, build_table(&board, 19).1);
     // The committed table is the one this code builds.
     let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tables/dots-2x3.sdb");
     assert_eq!(std::fs::read(committed).unwrap(), first);
     let table = Table::new(first).unwrap();
     table.verify().unwrap();
+    // Every canonical position is checked: the stored ones by their entry,
+    // the don't-care ones by their resolution.
     let checked = check_consistency(&board, &table).unwrap().checked;
-    assert_eq!(checked, table.header().stored);
+    assert_eq!(checked, solution.canonical());
+    assert!(
+        table.header().stored < checked / 2,
+        "most entries are don't-care"
+    );
+}
+
+#[test]
+fn verify_refuses_a_wrong_value_in_a_stored_or_a_dont_care_entry() {
+    let board = Dots::new(2, 3).unwrap();
+    let (solution, _) = build_table(&board, 3);
+    let canonical = |mask: u64| board.canonical(Edges(mask)) == Edges(mask);
+    let dont_care = (0..=board.full())
+        .find(|&m| canonical(m) && board.free_capture(m).is_some() && m.count_ones() < 10)
+        .unwrap();
+    let stored = (0..=board.full())
+        .find(|&m| solution.entries[m as usize] > 1 && m.count_ones() > 2)
+        .unwrap();
+    for (slot, entry) in [
+        (dont_care, 1u8),
+        (stored, solution.entries[stored as usize] - 1),
+    ] {
+        let mut bad = solution.clone();
+        bad.entries[slot as usize] = entry;
+        bad.stored = bad.entries.iter().filter(|&&e| e != 0).count() as u64;
+        let table = Table::new(encode_solution(&board, &bad, 3)).unwrap();
+        table.verify().unwrap(); // the checksums are good
+        let err = check_consistency(&board, &table).unwrap_err().to_string();
+        assert!(err.contains("slot"), "{err}");
+    }
 }
 
 #[test]

@@ -151,6 +151,22 @@ fn a_newer_format_version_is_refused() {
 }
 
 #[test]
+fn a_version_1_table_is_refused_as_unsupported() {
+    // Version 2 added don't-care entries for dots-and-boxes; version 1
+    // files are rebuilt, not read (see the format's "Versions").
+    assert_eq!(FORMAT_VERSION, 2);
+    let mut bytes = fresh_table();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    assert_eq!(
+        Table::new(bytes).unwrap_err(),
+        TableError::UnsupportedVersion {
+            found: 1,
+            supported: FORMAT_VERSION
+        }
+    );
+}
+
+#[test]
 fn another_games_table_is_refused() {
     let header = Header {
         game: GameId::Dots { rows: 2, cols: 2 },

@@ -20,14 +20,15 @@ pub struct LayerCount {
 }
 
 /// A solved game: counts, and one entry byte per table slot.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Solution {
     /// Positions per ply, raw and up to symmetry.
     pub layers: Vec<LayerCount>,
     /// Table entry bytes: for dense indexes `game.slots()` of them, 0 where
     /// no position is stored; for sorted keys the fence and the records.
     pub entries: Vec<u8>,
-    /// Non-zero entries: the canonical reachable positions.
+    /// Non-zero entries: the canonical reachable positions, but for the
+    /// don't-care ones of games that resolve some by rule.
     pub stored: u64,
 }
 

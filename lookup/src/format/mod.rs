@@ -1,4 +1,4 @@
-//! The table file format, version 1: the bytes, the words in the header,
+//! The table file format, version 2: the bytes, the words in the header,
 //! the value codecs, and the errors of bad bytes, in one place; reading in
 //! `read.rs`, writing in `write.rs`, entry bytes in `codec.rs`.
 //!
@@ -36,7 +36,8 @@
 //! variant of [`ValueEncoding`]), `entries: u64`, `stored: u64` (entries that
 //! hold a position), `block_entries: u32`, `generator` (a `u64` byte length
 //! and UTF-8 bytes). Index schemes: 0 = `Base3Canonical`, 1 =
-//! `SortedKeys`, 2 = `EdgeMaskCanonical`; value encodings: 0 = `OutcomePlies`, 1 = `Margin`
+//! `SortedKeys`, 2 = `EdgeMaskCanonical`; value encodings: 0 = `OutcomePlies`, 1 = `Margin`,
+//! 2 = `MarginResolved` (new in version 2)
 //! (see [`IndexScheme`] and [`ValueEncoding`] for what their slots and bytes
 //! mean). A test pins these bytes, so the format never silently
 //! depends on a crate's defaults.
@@ -80,7 +81,17 @@
 //! appended, never inserted, so the bytes of every existing table keep their
 //! meaning; a reader that predates a variant refuses it as a malformed header.
 //! (Version 1 was first published with every index scheme and value encoding
-//! listed here.)
+//! listed here but `MarginResolved`.)
+//!
+//! Version 2 has the bytes of version 1 and adds
+//! [`ValueEncoding::MarginResolved`], which every dots-and-boxes table now
+//! uses. A version 1 file is refused with [`TableError::UnsupportedVersion`]
+//! rather than read: its dots tables use `Margin`, which no game reads any
+//! more, and every table is rebuilt byte for byte from the source by
+//! `solvedb build`, so one reading path (the one that is tested) is kept
+//! instead of two. A version 1 reader refuses version 2 files as newer
+//! ([`TableError::NewerVersion`], "upgrade solvedb"), where without the bump
+//! it would have called the new variant a malformed header.
 //!
 //! # Determinism
 //!
@@ -99,7 +110,10 @@ use std::str::FromStr;
 use bincode::Options;
 use serde::{Deserialize, Serialize};
 
-pub use codec::{MARGIN_BIAS, decode_margin, decode_outcome, encode_margin, encode_outcome};
+pub use codec::{
+    MARGIN_BIAS, decode_boxes_won, decode_margin, decode_outcome, encode_boxes_won, encode_margin,
+    encode_outcome,
+};
 pub use read::Table;
 pub use write::{encode_table, remove_stale_temporaries, reseal, sorted_entries, write_atomically};
 
@@ -111,7 +125,7 @@ pub const KEY_LIMIT: u64 = 1 << 56;
 /// The first eight bytes of every table.
 pub const MAGIC: [u8; 8] = *b"SOLVEDB\x1a";
 /// The format version this library writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// The longest header a reader accepts, in bytes.
 pub const MAX_HEADER_LEN: u32 = 4096;
 /// The most entries a block may hold; keeps a corrupt header from asking for
@@ -224,6 +238,9 @@ impl fmt::Display for ValueEncoding {
         f.write_str(match self {
             ValueEncoding::OutcomePlies => "win/draw/loss and plies to the end",
             ValueEncoding::Margin => "net boxes won by the side to move",
+            ValueEncoding::MarginResolved => {
+                "boxes won by the side to move; positions with a free capture resolved by rule"
+            }
         })
     }
 }
@@ -247,6 +264,15 @@ pub enum ValueEncoding {
     /// `0` = no position stored; otherwise `128 + margin`, the net number of
     /// unclaimed boxes the side to move wins (`-127 ..= 127`, so never 0).
     Margin,
+    /// A margin, stored only for positions the game cannot resolve by one
+    /// exact rule: `0` = no position stored, or a *don't-care* entry, a
+    /// position the rule resolves (dots-and-boxes: one with a free capture,
+    /// worth the boxes taken plus the value after them), which a probe
+    /// resolves before it reads the table; otherwise `1 +` the number of
+    /// the unclaimed boxes the side to move wins (`(margin + unclaimed) /
+    /// 2`, [`encode_boxes_won`]). Such tables hold long runs of 0 that
+    /// compress to almost nothing.
+    MarginResolved,
 }
 
 /// What a table holds; see the [module documentation](self) for its bytes.
@@ -455,6 +481,9 @@ mod tests {
         header.values = ValueEncoding::Margin;
         let bytes = header_options().serialize(&header).unwrap();
         assert_eq!(&bytes[6..14], &[2, 0, 0, 0, 1, 0, 0, 0]);
+        header.values = ValueEncoding::MarginResolved;
+        let bytes = header_options().serialize(&header).unwrap();
+        assert_eq!(&bytes[10..14], &[2, 0, 0, 0]);
     }
 
     #[test]

@@ -50,7 +50,9 @@ use std::sync::OnceLock;
 pub use endgame::{EndgameSolver, Rules};
 
 use crate::error::PositionError;
-use crate::format::{GameId, IndexScheme, TableError, ValueEncoding, decode_margin, encode_margin};
+use crate::format::{
+    GameId, IndexScheme, Table, TableError, ValueEncoding, decode_boxes_won, encode_boxes_won,
+};
 use crate::game::{ExactSolver, Game, Limits, Tabled};
 use crate::value::{Margin, Score, Transition};
 
@@ -241,14 +243,7 @@ impl Dots {
 
     /// Boxes whose four edges are all drawn.
     pub fn completed_boxes(self, mask: u64) -> u32 {
-        let mut done = 0;
-        for r in 0..self.rows() {
-            for c in 0..self.cols() {
-                let b = self.box_mask(r, c);
-                done += u32::from(mask & b == b);
-            }
-        }
-        done
+        self.shared_captures().completed_boxes(mask)
     }
 
     /// Boxes not yet completed: what the margin of a position is counted in.
@@ -340,6 +335,43 @@ impl Dots {
         TABLES[at].get_or_init(|| self.symmetries())
     }
 
+    /// This board's capture masks, built once per board size in the
+    /// process and shared, like [`Dots::shared_symmetries`].
+    pub fn shared_captures(self) -> &'static CaptureMasks {
+        static MASKS: [OnceLock<CaptureMasks>; SIDES * SIDES] =
+            [const { OnceLock::new() }; SIDES * SIDES];
+        let at = usize::from(self.rows) * SIDES + usize::from(self.cols);
+        MASKS[at].get_or_init(|| CaptureMasks::new(self))
+    }
+
+    /// A *free capture* in `mask`, if there is one: an edge that completes a
+    /// box without giving a third side to any other box (the box across it
+    /// is absent, has at most one side drawn, or is completed too), and the
+    /// boxes it completes. Taking it is an optimal move, so the position is
+    /// worth `gain` plus the value of the position after it — the rule the
+    /// [`EndgameSolver`] plays without branching (Berlekamp, *The Dots and
+    /// Boxes Game*, 2000, ch. 1-2; Barker & Korf, "Solving Dots-And-Boxes",
+    /// AAAI 2012), and the reason a table need not store such a position
+    /// ([`ValueEncoding::MarginResolved`]). The first such box in box order
+    /// (row by row) is taken, its one undrawn edge returned.
+    #[inline]
+    pub fn free_capture(self, mask: u64) -> Option<(u32, Score)> {
+        self.shared_captures().free_capture(mask)
+    }
+
+    /// `mask` after every free capture ([`Dots::free_capture`]) in turn,
+    /// and the boxes they took: the position a table entry is read from.
+    #[inline]
+    pub fn take_free_captures(self, mask: u64) -> (u64, Score) {
+        let captures = self.shared_captures();
+        let (mut mask, mut gained) = (mask, 0);
+        while let Some((edge, gain)) = captures.free_capture(mask) {
+            mask |= 1 << edge;
+            gained += gain;
+        }
+        (mask, gained)
+    }
+
     fn parse_digits(self, digits: &str, offset: usize) -> Result<u64, PositionError> {
         let mut mask = 0u64;
         let mut edges = 0u32;
@@ -428,6 +460,119 @@ impl EdgeSymmetries {
     #[inline]
     pub fn is_canonical(&self, mask: u64) -> bool {
         (1..self.count).all(|s| self.image(s, mask) >= mask)
+    }
+}
+
+/// The four-edge mask of every box and the boxes beside every edge, for
+/// the free-capture rule ([`Dots::free_capture`]). Built by
+/// [`Dots::shared_captures`].
+#[derive(Clone, Debug)]
+pub struct CaptureMasks {
+    cols: u32,
+    /// Bit `r·cols + c` for every box.
+    all_boxes: u64,
+    /// The boxes of the first and of the last column.
+    first_col: u64,
+    last_col: u64,
+    /// The first edge of each row's vertical edges.
+    vertical_rows: Vec<u32>,
+    /// Each box's four edges, in box order.
+    boxes: Vec<u64>,
+    /// For each edge, the masks of the boxes on its two sides (0 for none).
+    beside: Vec<[u64; 2]>,
+}
+
+impl CaptureMasks {
+    fn new(board: Dots) -> CaptureMasks {
+        let (rows, cols) = (board.rows(), board.cols());
+        let boxes = (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| board.box_mask(r, c)))
+            .collect();
+        let beside = (0..board.edges())
+            .map(|e| {
+                let mut sides = [0u64; 2];
+                for (side, (r, c)) in sides.iter_mut().zip(board.boxes_of(e)) {
+                    *side = board.box_mask(r, c);
+                }
+                sides
+            })
+            .collect();
+        let column = |c: u32| (0..rows).fold(0u64, |acc, r| acc | 1 << (r * cols + c));
+        CaptureMasks {
+            cols,
+            all_boxes: (1u64 << board.boxes()) - 1,
+            first_col: column(0),
+            last_col: column(cols - 1),
+            vertical_rows: (0..rows).map(|r| board.v(r, 0)).collect(),
+            boxes,
+            beside,
+        }
+    }
+
+    /// The boxes (bit `r·cols + c`) that can be taken by a free capture in
+    /// `mask`: three sides drawn, and the box across the fourth side absent
+    /// or without exactly two sides. Bit-parallel over all boxes: each
+    /// box's top, bottom, left and right side is one bit vector in box
+    /// order, and their sum is counted bit-sliced.
+    #[inline]
+    pub fn free_boxes(&self, mask: u64) -> u64 {
+        let (cols, all) = (self.cols, self.all_boxes);
+        let [top, bottom, left, right] = self.sides(mask);
+        // Bit-sliced count of four sides: `odd` is its low bit, and exactly
+        // one of the three carries is set when the count is 2 or 3 (never
+        // two of them: `top & bottom` and `(top ^ bottom) & ...` exclude
+        // each other).
+        let (sum_a, carry_a) = (top ^ bottom, top & bottom);
+        let (sum_b, carry_b) = (left ^ right, left & right);
+        let odd = sum_a ^ sum_b;
+        let pairs = carry_a ^ carry_b ^ (sum_a & sum_b);
+        let three = odd & pairs;
+        let two = !odd & pairs & all;
+        let blocked = (!top & two << cols)
+            | (!bottom & two >> cols)
+            | (!left & two << 1 & !self.first_col)
+            | (!right & two >> 1 & !self.last_col);
+        three & !blocked & all
+    }
+
+    /// Which boxes (bit `r·cols + c`) have their top, bottom, left and
+    /// right side drawn in `mask`, one bit vector per side.
+    #[inline]
+    fn sides(&self, mask: u64) -> [u64; 4] {
+        let (cols, all) = (self.cols, self.all_boxes);
+        // Top sides are edges 0..boxes in box order, bottoms one row on.
+        let top = mask & all;
+        let bottom = mask >> cols & all;
+        let (mut left, mut right) = (0u64, 0u64);
+        let row_mask = (1u64 << cols) - 1;
+        for (r, &first) in self.vertical_rows.iter().enumerate() {
+            let row = mask >> first;
+            left |= (row & row_mask) << (r as u32 * cols);
+            right |= (row >> 1 & row_mask) << (r as u32 * cols);
+        }
+        [top, bottom, left, right]
+    }
+
+    /// The number of boxes with all four sides drawn in `mask`.
+    #[inline]
+    pub fn completed_boxes(&self, mask: u64) -> u32 {
+        let [top, bottom, left, right] = self.sides(mask);
+        (top & bottom & left & right).count_ones()
+    }
+
+    /// [`Dots::free_capture`] with these masks.
+    #[inline]
+    pub fn free_capture(&self, mask: u64) -> Option<(u32, Score)> {
+        let free = self.free_boxes(mask);
+        if free == 0 {
+            return None;
+        }
+        let b = self.boxes[free.trailing_zeros() as usize];
+        let edge = (b & !mask).trailing_zeros();
+        let [x, y] = self.beside[edge as usize];
+        let other = if x == b { y } else { x };
+        let both = other != 0 && (mask & other).count_ones() == 3;
+        Some((edge, 1 + Score::from(both)))
     }
 }
 
@@ -623,7 +768,7 @@ impl Game for Dots {
 
 impl Tabled for Dots {
     const INDEX: IndexScheme = IndexScheme::EdgeMaskCanonical;
-    const VALUES: ValueEncoding = ValueEncoding::Margin;
+    const VALUES: ValueEncoding = ValueEncoding::MarginResolved;
 
     fn slots(&self) -> u64 {
         1 << self.edges()
@@ -637,23 +782,34 @@ impl Tabled for Dots {
         (slot <= self.full()).then_some(Edges(slot))
     }
 
-    fn encode(&self, _position: Edges, score: Score) -> u8 {
-        encode_margin(score)
+    fn encode(&self, position: Edges, score: Score) -> u8 {
+        encode_boxes_won(score, self.remaining_boxes(position.0))
+    }
+
+    /// Positions with a free capture ([`Dots::free_capture`]) are not
+    /// stored: their value is the boxes taken plus the value after them.
+    fn resolved_by_rule(&self, position: Edges) -> bool {
+        self.free_capture(position.0).is_some()
+    }
+
+    /// Every free capture first ([`Dots::take_free_captures`]: bit
+    /// operations on the mask, no table access), then one canonical form and
+    /// one entry, so a probe still reads one block. The image of a position
+    /// without a free capture has none either, so the entry read is never a
+    /// don't-care one.
+    fn table_score<D: AsRef<[u8]>>(
+        &self,
+        table: &Table<D>,
+        position: Edges,
+    ) -> Result<Score, TableError> {
+        let (after, gained) = self.take_free_captures(position.0);
+        let canonical = self.canonical(Edges(after));
+        let slot = self.slot(canonical);
+        Ok(gained + self.decode(canonical, slot, table.entry(slot)?)?)
     }
 
     fn decode(&self, position: Edges, slot: u64, entry: u8) -> Result<Score, TableError> {
-        let bad = |reason: String| TableError::Entry { slot, reason };
-        if entry == 0 {
-            return Err(bad("no position stored here".into()));
-        }
-        let margin = decode_margin(entry);
-        let remaining = self.remaining_boxes(position.0) as i32;
-        if margin.abs() > remaining || (margin - remaining) % 2 != 0 {
-            return Err(bad(format!(
-                "margin {margin} with {remaining} boxes unclaimed"
-            )));
-        }
-        Ok(margin)
+        decode_boxes_won(entry, self.remaining_boxes(position.0), slot)
     }
 }
 
@@ -854,7 +1010,118 @@ mod tests {
             assert_eq!(board.decode(Edges(0), 0, e), Ok(m));
         }
         assert!(board.decode(Edges(0), 0, 0).is_err());
-        assert!(board.decode(Edges(0), 0, encode_margin(0)).is_err());
-        assert!(board.decode(Edges(0), 0, encode_margin(3)).is_err());
+        assert!(board.decode(Edges(0), 0, 3).is_err());
+        assert!(board.decode(Edges(0), 0, 200).is_err());
+    }
+
+    /// Free boxes the slow way: each box on its own.
+    fn free_boxes_one_by_one(board: Dots, mask: u64) -> u64 {
+        let mut free = 0;
+        for r in 0..board.rows() {
+            for c in 0..board.cols() {
+                let b = board.box_mask(r, c);
+                if (mask & b).count_ones() != 3 {
+                    continue;
+                }
+                let edge = (b & !mask).trailing_zeros();
+                let blocked = board
+                    .boxes_of(edge)
+                    .filter(|&other| other != (r, c))
+                    .any(|(r2, c2)| (mask & board.box_mask(r2, c2)).count_ones() == 2);
+                if !blocked {
+                    free |= 1 << (r * board.cols() + c);
+                }
+            }
+        }
+        free
+    }
+
+    #[test]
+    fn free_boxes_and_completed_boxes_agree_with_box_by_box_counts() {
+        let mut rng = crate::testkit::Rng::new(12);
+        for board in boards() {
+            let captures = board.shared_captures();
+            let masks: Vec<u64> = if board.edges() <= 17 {
+                (0..=board.full()).collect()
+            } else {
+                (0..20_000).map(|_| rng.next_u64() & board.full()).collect()
+            };
+            for mask in masks {
+                assert_eq!(
+                    captures.free_boxes(mask),
+                    free_boxes_one_by_one(board, mask),
+                    "{}",
+                    board.notation(Edges(mask))
+                );
+                let complete = (0..board.rows())
+                    .flat_map(|r| (0..board.cols()).map(move |c| board.box_mask(r, c)))
+                    .filter(|&b| mask & b == b)
+                    .count() as u32;
+                assert_eq!(board.completed_boxes(mask), complete);
+                if let Some((edge, gain)) = board.free_capture(mask) {
+                    assert_eq!(board.draw(mask, edge).1 as Score, gain);
+                }
+            }
+        }
+    }
+
+    /// The plain recursion over the rules, memoised by mask.
+    fn plain_value(board: Dots, mask: u64, memo: &mut Vec<Option<Score>>) -> Score {
+        if let Some(v) = memo[mask as usize] {
+            return v;
+        }
+        let position = Edges(mask);
+        let v = board.terminal_score(position).unwrap_or_else(|| {
+            board
+                .moves(position)
+                .into_iter()
+                .map(|mv| {
+                    let (child, tr) = board.play(position, mv);
+                    tr.backup(plain_value(board, child.0, memo))
+                })
+                .max()
+                .expect("moves")
+        });
+        memo[mask as usize] = Some(v);
+        v
+    }
+
+    #[test]
+    fn a_free_capture_is_worth_its_boxes_plus_the_rest_on_every_small_position() {
+        for (rows, cols) in [
+            (1, 1),
+            (1, 2),
+            (2, 1),
+            (1, 4),
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (1, 6),
+        ] {
+            let board = Dots::new(rows, cols).unwrap();
+            let mut memo = vec![None; 1 << board.edges()];
+            let mut resolved = 0;
+            for mask in 0..=board.full() {
+                if let Some((edge, gain)) = board.free_capture(mask) {
+                    let after = plain_value(board, mask | 1 << edge, &mut memo);
+                    assert_eq!(
+                        plain_value(board, mask, &mut memo),
+                        gain + after,
+                        "{}",
+                        board.notation(Edges(mask))
+                    );
+                    resolved += 1;
+                }
+                let (after, gained) = board.take_free_captures(mask);
+                assert_eq!(board.free_capture(after), None);
+                assert_eq!(
+                    plain_value(board, mask, &mut memo),
+                    gained + plain_value(board, after, &mut memo)
+                );
+            }
+            // The rule must have something to say on every board with boxes
+            // next to each other or at least one box.
+            assert!(resolved > 0, "{rows}x{cols}");
+        }
     }
 }

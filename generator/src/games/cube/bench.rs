@@ -8,10 +8,10 @@ use std::hint::black_box;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use solvedb_lookup::games::cube::{LINES, has_line};
 use solvedb_lookup::testkit::{Rng, playout, random_positions};
-use solvedb_lookup::{Cube, CubeBoard, CubeCell, Game, GameOracle, Table, Tabled};
+use solvedb_lookup::{Cube, CubeBoard, CubeCell, Game, GameOracle, Limits, Search, Table, Tabled};
 
 use crate::bench::BenchOptions;
 use crate::build::build_table;
@@ -210,6 +210,8 @@ pub fn run(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
         nanos(answer_time)
     )?;
 
+    live_search(&oracle, &sample, rounds, out)?;
+
     let sensible = sensible_quiet_positions(positions, 0x5eed + 1);
     let openings = openings(3);
     for (name, set) in [
@@ -225,6 +227,93 @@ pub fn run(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
             baseline(&oracle, set, depth, answer_time, out)?;
         }
     }
+    Ok(())
+}
+
+/// The live search without a table: the generic alpha-beta (the method
+/// before `ForcedPlaySolver`) against the forced-play solver with its memo,
+/// a fresh search per position, on the random positions with at least
+/// `GENERIC_FROM` stones (earlier ones take the generic search minutes);
+/// then the forced-play solver alone on the empty cube and on every
+/// position with one stone. Both are checked against the table.
+fn live_search(
+    oracle: &GameOracle<Cube, &[u8]>,
+    sample: &[CubeBoard],
+    rounds: u32,
+    out: &mut dyn Write,
+) -> Result<()> {
+    const GENERIC_FROM: u32 = 9;
+    let late: Vec<CubeBoard> = sample
+        .iter()
+        .copied()
+        .filter(|b| b.stones() >= GENERIC_FROM && Cube.terminal_score(*b).is_none())
+        .take(100)
+        .collect();
+    let (mut old_times, mut new_times) = (Vec::new(), Vec::new());
+    for _ in 0..rounds.min(3) {
+        let started = Instant::now();
+        for &p in &late {
+            let score = Search::generic(&Cube, Limits::default()).score(p)?;
+            if score != Cube.table_score(oracle.table().expect("a table"), p)? {
+                bail!("generic search and table disagree on {}", Cube.notation(p));
+            }
+        }
+        old_times.push(started.elapsed() / late.len().max(1) as u32);
+        let started = Instant::now();
+        for &p in &late {
+            let score = Search::new(&Cube).score(p)?;
+            if score != Cube.table_score(oracle.table().expect("a table"), p)? {
+                bail!(
+                    "forced-play solver and table disagree on {}",
+                    Cube.notation(p)
+                );
+            }
+        }
+        new_times.push(started.elapsed() / late.len().max(1) as u32);
+    }
+    old_times.sort_unstable();
+    new_times.sort_unstable();
+    let (old, new) = (percentile(&old_times, 0.5), percentile(&new_times, 0.5));
+    writeln!(
+        out,
+        "live search without a table, {} random positions with {GENERIC_FROM}+ stones (mean per position, median of {} rounds): \
+         generic alpha-beta {:.0} ns, forced play with a memo {:.0} ns ({:.1}x)",
+        late.len(),
+        old_times.len(),
+        nanos(old),
+        nanos(new),
+        old.as_secs_f64() / new.as_secs_f64()
+    )?;
+    let empty = Cube.start();
+    let mut early = vec![empty];
+    early.extend(Cube.moves(empty).into_iter().map(|c| Cube.play(empty, c).0));
+    let mut slowest = Duration::ZERO;
+    let mut empty_time = Duration::ZERO;
+    let mut nodes = 0;
+    for &p in &early {
+        let mut search = Search::new(&Cube);
+        let started = Instant::now();
+        let score = search.score(p)?;
+        let elapsed = started.elapsed();
+        if score != Cube.table_score(oracle.table().expect("a table"), p)? {
+            bail!(
+                "forced-play solver and table disagree on {}",
+                Cube.notation(p)
+            );
+        }
+        if p == empty {
+            empty_time = elapsed;
+            nodes = search.nodes();
+        }
+        slowest = slowest.max(elapsed);
+    }
+    writeln!(
+        out,
+        "forced play with a memo, fresh each time: the empty cube {:.0} ms ({nodes} quiet positions searched), \
+         slowest of it and the 27 first moves {:.0} ms",
+        empty_time.as_secs_f64() * 1e3,
+        slowest.as_secs_f64() * 1e3
+    )?;
     Ok(())
 }
 

@@ -10,14 +10,17 @@ use std::time::Instant;
 
 use anyhow::{Result, bail};
 use rayon::prelude::*;
-use solvedb_lookup::format::{decode_margin, encode_margin};
+use solvedb_lookup::format::{decode_margin, encode_margin, encode_table};
 use solvedb_lookup::games::dots::{EndgameSolver, Rules};
 use solvedb_lookup::testkit::Rng;
-use solvedb_lookup::{Dots, Edges, Game, GameOracle, Limits, Search, Table, Tabled};
+use solvedb_lookup::{
+    Dots, Edges, Game, GameOracle, Header, IndexScheme, Limits, Search, Table, Tabled,
+    ValueEncoding,
+};
 
 use crate::bench::{BenchOptions, median, per_item};
 use crate::build::Buildable;
-use crate::build::{Solution, build_table};
+use crate::build::{Solution, default_level, encode_solution};
 use crate::games::GeneratorGame;
 
 impl Buildable for Dots {
@@ -65,6 +68,24 @@ pub fn plain_dots_values(board: Dots) -> Vec<u8> {
         values[mask as usize] = encode_margin(best);
     }
     values
+}
+
+/// Format version 1's entries, the baseline of the coding bench: the
+/// retrograde pass's margin bytes for every canonical position, 0 for the
+/// rest.
+fn version_1_entries(board: Dots, values: &[u8]) -> Vec<u8> {
+    let symmetries = board.shared_symmetries();
+    values
+        .par_iter()
+        .enumerate()
+        .map(|(mask, &v)| {
+            if symmetries.is_canonical(mask as u64) {
+                v
+            } else {
+                0
+            }
+        })
+        .collect()
 }
 
 /// A position with `drawn` edges in which, as far as possible, no box is
@@ -167,10 +188,57 @@ pub fn run(board: Dots, options: &BenchOptions, out: &mut dyn Write) -> Result<(
         100.0 * traffic / ours.as_secs_f64() / bandwidth
     )?;
 
-    // Probe latency: the table in memory against live search.
-    let bytes = build_table(&board, 3).1;
+    // The table coding: format version 1's (every canonical position a
+    // margin byte, zstd level 19) against don't-care entries and boxes-won
+    // bytes at the default level, on the same solve.
+    let values = retrograde::solve_values(board);
+    let old_entries = version_1_entries(board, &values);
+    let canonical = old_entries.iter().filter(|&&e| e != 0).count() as u64;
+    let old_header = Header {
+        game: board.id(),
+        index: IndexScheme::EdgeMaskCanonical,
+        values: ValueEncoding::Margin,
+        entries: board.slots(),
+        stored: canonical,
+        block_entries: Dots::BLOCK_ENTRIES,
+        generator: "version 1 coding, for the bench".into(),
+    };
+    let new_solution = retrograde::solve(board);
+    let level = default_level(board.slots());
+    let coding_rounds = rounds.min(3);
+    let (mut old_times, mut new_times) = (Vec::new(), Vec::new());
+    let (mut old_bytes, mut bytes) = (Vec::new(), Vec::new());
+    for _ in 0..coding_rounds {
+        let started = Instant::now();
+        old_bytes = encode_table(&old_header, &old_entries, 19);
+        old_times.push(started.elapsed());
+        let started = Instant::now();
+        bytes = encode_solution(&board, &new_solution, level);
+        new_times.push(started.elapsed());
+    }
+    let bits = |b: &[u8]| b.len() as f64 * 8.0 / canonical as f64;
+    writeln!(
+        out,
+        "table coding, {canonical} canonical positions (medians of {coding_rounds}): \
+         old (all stored, margin bytes, level 19) {} bytes = {:.3} bits/position, compressed in {:.3} s; \
+         new (don't-care for {} free captures, boxes-won bytes, level {level}) {} bytes = {:.3} bits/position, \
+         compressed in {:.3} s ({:.2}x smaller)",
+        old_bytes.len(),
+        bits(&old_bytes),
+        median(old_times).as_secs_f64(),
+        canonical - new_solution.stored,
+        bytes.len(),
+        bits(&bytes),
+        median(new_times).as_secs_f64(),
+        old_bytes.len() as f64 / bytes.len() as f64
+    )?;
+    drop((values, old_entries, new_solution));
+
+    // Probe latency: the table in memory against live search, and the new
+    // coding's probe against the old one's on the same positions.
+    let old_table = Table::new(old_bytes.as_slice())?;
     let table = Table::new(bytes.as_slice())?;
-    let with_table = GameOracle::with_table(board, table)?;
+    let with_table = GameOracle::with_table(board, Table::new(bytes.as_slice())?)?;
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     // Edge sets about five eighths full: mostly undecided boxes.
     let sample: Vec<Edges> = (0..2000)
@@ -179,6 +247,48 @@ pub fn run(board: Dots, options: &BenchOptions, out: &mut dyn Write) -> Result<(
             Edges((a & b.rotate_left(17) | c) & board.full())
         })
         .collect();
+    // Version 1's `table_score`: canonical form, one entry, the margin
+    // checked against the unclaimed boxes.
+    let old_probe = |p: Edges| -> Result<i32> {
+        let slot = board.canonical(p).0;
+        let margin = decode_margin(old_table.entry(slot)?);
+        let remaining = board.remaining_boxes(slot) as i32;
+        if margin.abs() > remaining || (margin - remaining) % 2 != 0 {
+            bail!("bad entry at slot {slot}");
+        }
+        Ok(margin)
+    };
+    for &p in &sample {
+        if board.table_score(&table, p)? != old_probe(p)? {
+            bail!(
+                "the old and the new coding disagree on {}",
+                board.notation(p)
+            );
+        }
+    }
+    let resolved = sample
+        .iter()
+        .filter(|p| board.free_capture(p.0).is_some())
+        .count();
+    let (mut old_times, mut new_times) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        old_times.push(per_item(&sample, |p| {
+            black_box(old_probe(p).ok());
+        }));
+        new_times.push(per_item(&sample, |p| {
+            black_box(board.table_score(&table, p).ok());
+        }));
+    }
+    let (old_time, new_time) = (median(old_times), median(new_times));
+    writeln!(
+        out,
+        "warm table lookup, {} positions ({resolved} with a free capture, resolved first): \
+         old coding {:.0} ns, new coding {:.0} ns per position ({:.2}x)",
+        sample.len(),
+        old_time.as_secs_f64() * 1e9,
+        new_time.as_secs_f64() * 1e9,
+        old_time.as_secs_f64() / new_time.as_secs_f64()
+    )?;
     let mut search = Search::new(&board);
     for &p in &sample {
         if with_table.probe(p)?.0 != search.score(p)? {

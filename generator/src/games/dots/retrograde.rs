@@ -20,7 +20,7 @@
 //! distances `2^e` behind the write position.
 
 use rayon::prelude::*;
-use solvedb_lookup::format::MARGIN_BIAS;
+use solvedb_lookup::format::{MARGIN_BIAS, encode_boxes_won};
 use solvedb_lookup::{Dots, EdgeSymmetries};
 
 use crate::build::{LayerCount, Solution};
@@ -340,10 +340,16 @@ fn finish_lanes(
 }
 
 /// Clears every entry whose mask is not canonical (the least of its
-/// symmetric images: those probe through their canonical image), and counts
-/// the positions by edges drawn, raw and canonical.
-pub fn keep_canonical(board: Dots, values: &mut [u8]) -> Vec<LayerCount> {
+/// symmetric images: those probe through their canonical image) and every
+/// don't-care entry (a canonical position with a free capture, which a
+/// probe resolves: [`Dots::free_capture`]), recodes the entries kept from
+/// the pass's margin bytes to the table's ([`encode_boxes_won`]), and
+/// counts the positions by edges drawn, raw and canonical, and the entries
+/// kept.
+pub fn keep_canonical(board: Dots, values: &mut [u8]) -> (Vec<LayerCount>, u64) {
     let symmetries: EdgeSymmetries = board.symmetries();
+    let captures = board.shared_captures();
+    let boxes = board.boxes();
     let edges = board.edges() as usize;
     const BLOCK: usize = 1 << 16;
     // The images of each lowest byte, per symmetry but the identity.
@@ -354,7 +360,7 @@ pub fn keep_canonical(board: Dots, values: &mut [u8]) -> Vec<LayerCount> {
         .par_chunks_mut(BLOCK)
         .enumerate()
         .fold(
-            || vec![0u64; edges + 1],
+            || vec![0u64; edges + 2],
             |mut counts, (block, entries)| {
                 // Masks that share all but their lowest byte share the rest
                 // of each image: one table lookup per symmetry and mask.
@@ -371,6 +377,14 @@ pub fn keep_canonical(board: Dots, values: &mut [u8]) -> Vec<LayerCount> {
                             .all(|(&high, low)| high | low[i] >= mask);
                         if canonical {
                             counts[mask.count_ones() as usize] += 1;
+                            if captures.free_boxes(mask) == 0 {
+                                counts[edges + 1] += 1;
+                                let margin = i32::from(*entry) - BIAS;
+                                let remaining = boxes - captures.completed_boxes(mask);
+                                *entry = encode_boxes_won(margin, remaining);
+                            } else {
+                                *entry = 0;
+                            }
                         } else {
                             *entry = 0;
                         }
@@ -380,10 +394,10 @@ pub fn keep_canonical(board: Dots, values: &mut [u8]) -> Vec<LayerCount> {
             },
         )
         .reduce(
-            || vec![0u64; edges + 1],
+            || vec![0u64; edges + 2],
             |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
         );
-    canonical
+    let layers = canonical[..=edges]
         .iter()
         .enumerate()
         .map(|(ply, &canonical)| LayerCount {
@@ -391,7 +405,8 @@ pub fn keep_canonical(board: Dots, values: &mut [u8]) -> Vec<LayerCount> {
             reachable: binomial(edges as u64, ply as u64),
             canonical,
         })
-        .collect()
+        .collect();
+    (layers, canonical[edges + 1])
 }
 
 fn binomial(n: u64, k: u64) -> u64 {
@@ -402,8 +417,7 @@ fn binomial(n: u64, k: u64) -> u64 {
 /// kept.
 pub fn solve(board: Dots) -> Solution {
     let mut entries = solve_values(board);
-    let layers = keep_canonical(board, &mut entries);
-    let stored = layers.iter().map(|l| l.canonical).sum();
+    let (layers, stored) = keep_canonical(board, &mut entries);
     Solution {
         layers,
         entries,
@@ -457,14 +471,17 @@ mod tests {
     fn canonical_entries_are_kept_and_counted() {
         let board = Dots::new(2, 2).unwrap();
         let mut values = solve_values(board);
-        let layers = keep_canonical(board, &mut values);
+        let (layers, stored) = keep_canonical(board, &mut values);
         let mut counts = vec![0u64; 13];
+        let mut kept = 0;
         for mask in 0..values.len() as u64 {
             let p = solvedb_lookup::Edges(mask);
             let canonical = board.canonical(p) == p;
-            assert_eq!(values[mask as usize] != 0, canonical);
+            let resolved = board.free_capture(mask).is_some();
+            assert_eq!(values[mask as usize] != 0, canonical && !resolved);
             counts[mask.count_ones() as usize] += u64::from(canonical);
-            if canonical {
+            kept += u64::from(canonical && !resolved);
+            if canonical && !resolved {
                 let score = board.decode(p, mask, values[mask as usize]).unwrap();
                 assert!(score.abs() <= 4);
             }
@@ -474,5 +491,7 @@ mod tests {
             counts
         );
         assert_eq!(layers.iter().map(|l| l.reachable).sum::<u64>(), 1 << 12);
+        assert_eq!(kept, stored);
+        assert!(stored < layers.iter().map(|l| l.canonical).sum::<u64>());
     }
 }
