@@ -6,7 +6,8 @@
 //! - [`build`]: the build pipeline (solve, encode, write atomically, MANIFEST);
 //! - [`games`]: each game's generator side behind one seam, [`games::GeneratorGame`];
 //! - [`verify`], [`bench`](mod@bench), [`fuzz`], [`sweep`]: checking and measuring tables;
-//! - [`serve`]: the JSON-lines protocol on standard input and output.
+//! - [`serve`]: the JSON-lines protocol on standard input and output;
+//! - `mpi` (cargo feature `mpi`): the distributed dots build's MPI transport.
 
 #![forbid(unsafe_code)]
 
@@ -15,6 +16,8 @@ pub mod build;
 pub mod cli;
 pub mod fuzz;
 pub mod games;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod progress;
 pub mod serve;
 pub mod sweep;
