@@ -553,15 +553,24 @@ fn build_mpi(
     )?;
     writeln!(
         out,
-        "{:>5} {:>10} {:>10} {:>14} {:>14} {:>14}",
-        "rank", "solve s", "encode s", "peak RSS KiB", "bytes sent", "bytes recv"
+        "{:>5} {:>10} {:>10} {:>11} {:>10} {:>14} {:>14} {:>14}",
+        "rank",
+        "solve s",
+        "encode s",
+        "solve CPU s",
+        "CPU s",
+        "peak RSS KiB",
+        "bytes sent",
+        "bytes recv"
     )?;
     for (rank, stats) in table.ranks.iter().enumerate() {
         writeln!(
             out,
-            "{rank:>5} {:>10.3} {:>10.3} {:>14} {:>14} {:>14}",
+            "{rank:>5} {:>10.3} {:>10.3} {:>11.2} {:>10.2} {:>14} {:>14} {:>14}",
             stats.solve.as_secs_f64(),
             stats.encode.as_secs_f64(),
+            stats.solve_cpu_centis as f64 / 100.0,
+            stats.cpu_centis as f64 / 100.0,
             stats.peak_rss_kib,
             stats.sent.iter().sum::<u64>(),
             stats.received.iter().sum::<u64>()

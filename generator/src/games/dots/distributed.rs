@@ -421,6 +421,12 @@ pub struct RankStats {
     pub encode: Duration,
     /// Peak resident memory, KiB (0 where `/proc` does not say).
     pub peak_rss_kib: u64,
+    /// CPU time of the whole rank (every thread, user and system), in
+    /// hundredths of a second (0 where `/proc` does not say): on a shared,
+    /// loaded machine a better measure of work than wall time.
+    pub cpu_centis: u64,
+    /// The part of `cpu_centis` spent up to the end of the pass.
+    pub solve_cpu_centis: u64,
     /// Bytes of each layer's chunks sent, by layer.
     pub sent: Vec<u64>,
     /// Bytes received for each layer's chunks, by layer.
@@ -433,6 +439,8 @@ impl RankStats {
             self.solve.as_nanos() as u64,
             self.encode.as_nanos() as u64,
             self.peak_rss_kib,
+            self.cpu_centis,
+            self.solve_cpu_centis,
             self.sent.len() as u64,
         ];
         words.extend(&self.sent);
@@ -441,18 +449,20 @@ impl RankStats {
     }
 
     fn from_words(words: &[u64]) -> Result<RankStats> {
-        ensure!(words.len() >= 4, "short statistics");
-        let layers = words[3] as usize;
+        ensure!(words.len() >= 6, "short statistics");
+        let layers = usize::try_from(words[5])?;
         ensure!(
-            words.len() == 4 + 2 * layers,
+            words.len() == 6 + 2 * layers,
             "statistics of the wrong size"
         );
         Ok(RankStats {
             solve: Duration::from_nanos(words[0]),
             encode: Duration::from_nanos(words[1]),
             peak_rss_kib: words[2],
-            sent: words[4..4 + layers].to_vec(),
-            received: words[4 + layers..].to_vec(),
+            cpu_centis: words[3],
+            solve_cpu_centis: words[4],
+            sent: words[6..6 + layers].to_vec(),
+            received: words[6 + layers..].to_vec(),
         })
     }
 }
@@ -466,6 +476,25 @@ pub fn peak_rss_kib() -> u64 {
             s.lines()
                 .find_map(|l| l.strip_prefix("VmHWM:"))
                 .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// This process's CPU time so far, user and system, every thread, in
+/// hundredths of a second (`/proc/self/stat` fields 14 and 15, in the
+/// kernel's fixed `USER_HZ` of 100 ticks a second; proc(5)), 0 where `/proc`
+/// does not say.
+pub fn cpu_centis() -> u64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // Fields after the command name, which may hold spaces: the
+            // state is field 3, so utime (14) and stime (15) are 11 and 12.
+            let rest = s.rsplit_once(") ")?.1;
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            let utime: u64 = fields.get(11)?.parse().ok()?;
+            let stime: u64 = fields.get(12)?.parse().ok()?;
+            Some(utime + stime)
         })
         .unwrap_or(0)
 }
@@ -533,6 +562,7 @@ pub fn build_table(
     let started = Instant::now();
     let share = solve_share(plan, net, on_layer)?;
     let solve = started.elapsed();
+    let solve_cpu_centis = cpu_centis();
     let block = Dots::BLOCK_ENTRIES as usize;
     let whole_blocks = plan.share_len() % block == 0;
 
@@ -550,6 +580,8 @@ pub fn build_table(
         solve,
         encode: Duration::ZERO,
         peak_rss_kib: 0,
+        cpu_centis: 0,
+        solve_cpu_centis,
         sent: share.sent,
         received: share.received,
     };
@@ -567,6 +599,7 @@ pub fn build_table(
         }
         stats.encode = started.elapsed();
         stats.peak_rss_kib = peak_rss_kib();
+        stats.cpu_centis = cpu_centis();
         send_long(net, 0, &words_to_bytes(&stats.to_words()))?;
         return Ok(None);
     }
@@ -616,6 +649,7 @@ pub fn build_table(
     };
     stats.encode = started.elapsed();
     stats.peak_rss_kib = peak_rss_kib();
+    stats.cpu_centis = cpu_centis();
     let mut ranks = vec![stats];
     for from in 1..plan.ranks() {
         ranks.push(RankStats::from_words(&bytes_to_words(&receive_long(
