@@ -23,7 +23,7 @@
 //! the same chunks from each rank `r | b` (`b` a rank bit not in `r`), which
 //! that rank solved one layer higher, and folds them into the partial maxima
 //! of its own chunks in place; it then solves the batch's chunks, in
-//! parallel, each from the top offset down ([`solve_chunk`], the
+//! parallel, each from the top offset down (`solve_chunk`, the
 //! single-process pass's order: every read a sequential stream), and sends
 //! the batch to each rank `r & !b` (`b` a rank bit of `r`). A rank only waits
 //! on ranks above it, and a blocked send only on a numerically lower sender,
@@ -99,7 +99,7 @@ pub const MESSAGE_BYTES: usize = 1 << 25;
 /// Chunks solved and sent together: a rank waits for the ranks above it by
 /// at most a batch per rank bit (a pipeline), so batches are small next to
 /// a rank's `2^m` chunks, and big enough for every core of a node.
-const BATCH_CHUNKS: usize = 64;
+pub const BATCH_CHUNKS: usize = 64;
 
 /// A partial maximum not yet set, as a signed byte: below every margin.
 const NONE: i8 = i8::MIN;
