@@ -452,7 +452,7 @@ impl RankStats {
         ensure!(words.len() >= 6, "short statistics");
         let layers = usize::try_from(words[5])?;
         ensure!(
-            words.len() == 6 + 2 * layers,
+            layers.checked_mul(2).and_then(|n| n.checked_add(6)) == Some(words.len()),
             "statistics of the wrong size"
         );
         Ok(RankStats {
@@ -530,7 +530,8 @@ fn receive_long(net: &dyn Transport, from: usize) -> Result<Vec<u8>> {
     let len = bytes_to_words(&net.receive(from)?)?;
     ensure!(len.len() == 1, "a length message of the wrong size");
     let len = usize::try_from(len[0])?;
-    let mut bytes = Vec::with_capacity(len);
+    // The length is a peer's word: grow as pieces arrive past one message.
+    let mut bytes = Vec::with_capacity(len.min(MESSAGE_BYTES));
     while bytes.len() < len {
         let piece = net.receive(from)?;
         ensure!(
