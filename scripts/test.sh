@@ -9,21 +9,31 @@ cd "$(dirname "$0")/.."
 
 # Debian packages: `script` (bsdutils) for the colour test under a
 # pseudo-terminal; Chromium and its WebDriver for the browser tests, which
-# fail, never skip, when either is missing; the venv module for Python.
+# fail, never skip, when either is missing; the venv module for Python;
+# Open MPI (mpicc, mpirun) and libclang (rsmpi's bindings come from bindgen)
+# for the distributed dots build.
 missing=()
 command -v script >/dev/null || missing+=(bsdutils)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
 python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+for package in openmpi-bin libopenmpi-dev libclang-dev; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
 if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -q
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 cargo test --workspace
+
+# The distributed dots build (cargo feature `mpi`): lints, then 1, 2 and 4
+# ranks under mpirun against the single-process build, and a rank that dies.
+cargo clippy -p solvedb-generator --all-targets --features mpi -- -D warnings
+cargo test -p solvedb-generator --features mpi --test mpi
 
 # The Python package (python/: its own Cargo workspace, see python/Cargo.toml):
 # lint its crate, build it into a virtualenv with OpenSpiel and pytest from

@@ -13,8 +13,8 @@ use clap::{ColorChoice, CommandFactory, FromArgMatches, Parser, Subcommand};
 use serde_json::Value as Json;
 use solvedb_lookup::format::FORMAT_VERSION;
 use solvedb_lookup::{
-    AnyValue, Error, ErrorKind, Game, GameId, Limits, Oracle, PositionError, Report, Source, Table,
-    TableError, UnknownGame, Wdl, read_table, with_game,
+    AnyValue, Dots, Error, ErrorKind, Game, GameId, Limits, Oracle, PositionError, Report, Source,
+    Table, TableError, UnknownGame, Wdl, read_table, with_game,
 };
 
 use crate::bench::{self, BenchOptions};
@@ -75,6 +75,15 @@ enum Command {
         /// tables up to 1 MiB of entries, 9 up to 256 MiB, 3 above.
         #[arg(long, value_parser = clap::value_parser!(i32).range(1..=22))]
         level: Option<i32>,
+        /// Dots boards only, under `mpirun -n K` (K a power of two): run the
+        /// retrograde pass across the K ranks, each holding 1/K of the
+        /// positions; rank 0 writes the table (the same bytes as without
+        /// `--mpi`). Needs a solvedb built with `--features mpi`.
+        #[arg(long)]
+        mpi: bool,
+        /// With `--mpi`: this rank aborts halfway through the pass (tests).
+        #[arg(long, hide = true)]
+        mpi_fail_rank: Option<usize>,
     },
     /// Check a table file: every checksum, then that every stored value equals
     /// the best over its children.
@@ -575,6 +584,22 @@ fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
             game,
             out: dir,
             level,
+            mpi: true,
+            mpi_fail_rank,
+        } => {
+            let Target::One(game @ GameId::Dots { .. }) = game else {
+                bail!("--mpi builds one dots board (dots:MxN)");
+            };
+            let board = Dots::from_id(game)?;
+            // The level the single-process build would choose: the same bytes.
+            let level = level.unwrap_or_else(|| crate::build::default_level(1 << board.edges()));
+            build_mpi(board, &dir, level, mpi_fail_rank, out)?;
+        }
+        Command::Build {
+            game,
+            out: dir,
+            level,
+            ..
         } => {
             let games = match game {
                 Target::One(game) => vec![game],
@@ -967,6 +992,111 @@ fn build<G: Buildable>(
         built.level,
         seconds(built.build_time - built.solve_time)
     )?;
+    Ok(())
+}
+
+#[cfg(not(feature = "mpi"))]
+fn build_mpi(
+    _board: Dots,
+    _dir: &Path,
+    _level: i32,
+    _fail_rank: Option<usize>,
+    _out: &mut dyn Write,
+) -> Result<()> {
+    bail!(
+        "this solvedb was built without MPI; build it with \
+         `cargo build --release -p solvedb-generator --features mpi`"
+    )
+}
+
+/// `solvedb build dots:MxN --mpi`: the distributed build, and rank 0's
+/// report: counts, the file, and each rank's time, memory and traffic.
+#[cfg(feature = "mpi")]
+fn build_mpi(
+    board: Dots,
+    dir: &Path,
+    level: i32,
+    fail_rank: Option<usize>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let Some(built) = crate::mpi::build(board, dir, level, fail_rank)? else {
+        return Ok(());
+    };
+    let table = &built.table;
+    let ranks = table.ranks.len();
+    writeln!(out, "{} on {ranks} MPI ranks: {}", board.id(), Dots::LAYERS)?;
+    let [layer_head, positions_head, canonical_head] = Dots::COLUMNS;
+    writeln!(
+        out,
+        "{layer_head:>6} {positions_head:>14} {canonical_head:>14}"
+    )?;
+    for layer in &table.layers {
+        writeln!(
+            out,
+            "{:>6} {:>14} {:>14}",
+            layer.ply, layer.reachable, layer.canonical
+        )?;
+    }
+    writeln!(
+        out,
+        "stored entries: {} of {} slots",
+        table.stored,
+        solvedb_lookup::Tabled::slots(&board)
+    )?;
+    writeln!(
+        out,
+        "wrote {}: {} bytes, {} blocks",
+        built.path.display(),
+        table.bytes.len(),
+        built.blocks
+    )?;
+    writeln!(
+        out,
+        "wall time on rank 0: {:.3} s (zstd level {level})",
+        built.wall.as_secs_f64()
+    )?;
+    writeln!(
+        out,
+        "{:>5} {:>10} {:>10} {:>11} {:>10} {:>14} {:>14} {:>14}",
+        "rank",
+        "solve s",
+        "encode s",
+        "solve CPU s",
+        "CPU s",
+        "peak RSS KiB",
+        "bytes sent",
+        "bytes recv"
+    )?;
+    for (rank, stats) in table.ranks.iter().enumerate() {
+        writeln!(
+            out,
+            "{rank:>5} {:>10.3} {:>10.3} {:>11.2} {:>10.2} {:>14} {:>14} {:>14}",
+            stats.solve.as_secs_f64(),
+            stats.encode.as_secs_f64(),
+            stats.solve_cpu_centis as f64 / 100.0,
+            stats.cpu_centis as f64 / 100.0,
+            stats.peak_rss_kib,
+            stats.sent.iter().sum::<u64>(),
+            stats.received.iter().sum::<u64>()
+        )?;
+    }
+    let layers = table.ranks.first().map_or(0, |s| s.sent.len());
+    write!(
+        out,
+        "bytes of each layer's chunks sent, by rank\n{:>6}",
+        "layer"
+    )?;
+    for rank in 0..ranks {
+        write!(out, " {:>12}", format!("rank {rank}"))?;
+    }
+    writeln!(out)?;
+    for layer in (0..layers).rev() {
+        write!(out, "{layer:>6}")?;
+        for stats in &table.ranks {
+            write!(out, " {:>12}", stats.sent[layer])?;
+        }
+        writeln!(out)?;
+    }
     Ok(())
 }
 

@@ -9,6 +9,7 @@
 //! - [`serve`]: the JSON-lines protocol on standard input and output;
 //! - [`text`]: how counts and durations are written.
 //! - [`http`]: the web explorer and its JSON API (`serve --http`).
+//! - `mpi` (cargo feature `mpi`): the distributed dots build's MPI transport.
 
 #![forbid(unsafe_code)]
 
@@ -18,6 +19,8 @@ pub mod cli;
 pub mod fuzz;
 pub mod games;
 pub mod http;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod progress;
 pub mod serve;
 pub mod sweep;

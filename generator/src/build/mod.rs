@@ -161,16 +161,23 @@ pub fn build_table<G: Buildable>(game: &G, level: i32) -> (Solution, Vec<u8>) {
 /// The table bytes of a solution: header, then blocks compressed at zstd
 /// `level`.
 pub fn encode_solution<G: Buildable>(game: &G, solution: &Solution, level: i32) -> Vec<u8> {
-    let header = Header {
+    let header = table_header(game, solution.entries.len() as u64, solution.stored);
+    encode_table(&header, &solution.entries, level)
+}
+
+/// The header of `game`'s table with `entries` entries, `stored` of which
+/// hold a position: what [`encode_solution`] writes, and what a build that
+/// encodes its blocks elsewhere (the distributed dots build) assembles with.
+pub fn table_header<G: Buildable>(game: &G, entries: u64, stored: u64) -> Header {
+    Header {
         game: game.id(),
         index: G::INDEX,
         values: G::VALUES,
-        entries: solution.entries.len() as u64,
-        stored: solution.stored,
+        entries,
+        stored,
         block_entries: G::BLOCK_ENTRIES,
         generator: GENERATOR.to_owned(),
-    };
-    encode_table(&header, &solution.entries, level)
+    }
 }
 
 /// A table built and written by [`build_into`].
@@ -209,13 +216,35 @@ pub fn build_into<G: Buildable>(game: &G, dir: &Path, level: Option<i32>) -> Res
     let bytes = encode_solution(game, &solution, level);
     let build_time = started.elapsed();
 
+    let (path, blocks) = install_table(game.id(), dir, &bytes)?;
+    Ok(Built {
+        solution,
+        path,
+        bytes: bytes.len() as u64,
+        blocks,
+        solve_time,
+        build_time,
+        level,
+    })
+}
+
+/// Writes the bytes of `game`'s table into `dir` (created if missing) under
+/// its file name, atomically, removing what interrupted builds left there,
+/// and records it in `dir`'s MANIFEST. Returns the path and the number of
+/// blocks.
+///
+/// # Errors
+///
+/// If the directory or the files cannot be written, or the bytes are not a
+/// table.
+pub fn install_table(game: GameId, dir: &Path, bytes: &[u8]) -> Result<(PathBuf, u64)> {
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let name = game.id().table_file_name();
+    let name = game.table_file_name();
     let path = dir.join(&name);
     remove_stale_temporaries(&path)
         .with_context(|| format!("removing interrupted builds' files in {}", dir.display()))?;
-    write_atomically(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
-    let table = Table::new(bytes.as_slice()).context("reading back the table just built")?;
+    write_atomically(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+    let table = Table::new(bytes).context("reading back the table just built")?;
     manifest::record(
         dir,
         &name,
@@ -225,15 +254,7 @@ pub fn build_into<G: Buildable>(game: &G, dir: &Path, level: Option<i32>) -> Res
             version: FORMAT_VERSION,
         },
     )?;
-    Ok(Built {
-        solution,
-        path,
-        bytes: bytes.len() as u64,
-        blocks: table.header().blocks(),
-        solve_time,
-        build_time,
-        level,
-    })
+    Ok((path, table.header().blocks()))
 }
 
 /// Every dots-and-boxes board with at most `max_edges` edges, rectangles

@@ -115,7 +115,10 @@ pub use codec::{
     encode_outcome,
 };
 pub use read::Table;
-pub use write::{encode_table, remove_stale_temporaries, reseal, sorted_entries, write_atomically};
+pub use write::{
+    StoredBlock, assemble_table, compress_blocks, encode_table, remove_stale_temporaries, reseal,
+    sorted_entries, write_atomically,
+};
 
 /// Bytes per record of a [`IndexScheme::SortedKeys`] table.
 pub const RECORD_BYTES: usize = 8;

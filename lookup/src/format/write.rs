@@ -43,6 +43,47 @@ pub fn sorted_entries(records: &[(u64, u8)], block_entries: u32) -> Vec<u8> {
     out
 }
 
+/// One block as a table stores it: raw or a zstd frame, whichever is
+/// smaller, as [`compress_blocks`] makes it. Blocks are independent, so a
+/// table's blocks may be made anywhere (another thread, another machine) and
+/// assembled in order by [`assemble_table`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredBlock {
+    /// The block record's encoding byte (0 raw, 1 zstd).
+    pub encoding: u8,
+    /// The stored bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// The stored blocks of `entries`, cut every `block_entries` entries and
+/// compressed at zstd `level` (or kept raw where that is smaller). The first
+/// entry of `entries` must start a block of the table.
+///
+/// # Panics
+///
+/// If `block_entries` is 0.
+pub fn compress_blocks(entries: &[u8], block_entries: u32, level: i32) -> Vec<StoredBlock> {
+    assert!(block_entries > 0, "block size");
+    entries
+        .par_chunks(block_entries as usize)
+        .map(|chunk| match zstd::bulk::compress(chunk, level) {
+            // The buffer has room for the worst case, a whole block: give
+            // it back, or a big table keeps one block's worth per block.
+            Ok(mut packed) if packed.len() < chunk.len() => {
+                packed.shrink_to_fit();
+                StoredBlock {
+                    encoding: ZSTD,
+                    bytes: packed,
+                }
+            }
+            _ => StoredBlock {
+                encoding: RAW,
+                bytes: chunk.to_vec(),
+            },
+        })
+        .collect()
+}
+
 /// The bytes of a table with this header and these entries, blocks compressed
 /// at zstd `level` (or stored raw where that is smaller).
 ///
@@ -56,26 +97,36 @@ pub fn encode_table(header: &Header, entries: &[u8], level: i32) -> Vec<u8> {
         (1..=MAX_BLOCK_ENTRIES).contains(&header.block_entries),
         "block size"
     );
+    assemble_table(
+        header,
+        &compress_blocks(entries, header.block_entries, level),
+    )
+}
+
+/// The bytes of a table with this header and these stored blocks, in order
+/// (as [`compress_blocks`] makes them, possibly a share of the table at a
+/// time): what [`encode_table`] writes for the same entries.
+///
+/// # Panics
+///
+/// If the number of blocks is not the header's, or the header is invalid
+/// (zero block size, too long); these are the writer's bugs.
+pub fn assemble_table(header: &Header, blocks: &[StoredBlock]) -> Vec<u8> {
+    assert!(
+        (1..=MAX_BLOCK_ENTRIES).contains(&header.block_entries),
+        "block size"
+    );
+    assert_eq!(blocks.len() as u64, header.blocks(), "block count");
     let header_bytes = header_options().serialize(header).expect("header encodes");
     assert!(
         header_bytes.len() <= MAX_HEADER_LEN as usize,
         "header too long"
     );
 
-    let blocks: Vec<(u8, Vec<u8>)> = entries
-        .par_chunks(header.block_entries as usize)
-        .map(|chunk| match zstd::bulk::compress(chunk, level) {
-            // The buffer has room for the worst case, a whole block: give
-            // it back, or a big table keeps one block's worth per block.
-            Ok(mut packed) if packed.len() < chunk.len() => {
-                packed.shrink_to_fit();
-                (ZSTD, packed)
-            }
-            _ => (RAW, chunk.to_vec()),
-        })
-        .collect();
-
-    let mut out = Vec::new();
+    let stored_len: usize = blocks.iter().map(|b| b.bytes.len()).sum();
+    let mut out = Vec::with_capacity(
+        PREFIX_LEN + header_bytes.len() + blocks.len() * RECORD_LEN + 3 * CHECKSUM_LEN + stored_len,
+    );
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&(header_bytes.len() as u32).to_le_bytes());
@@ -84,20 +135,20 @@ pub fn encode_table(header: &Header, entries: &[u8], level: i32) -> Vec<u8> {
 
     let index_start = out.len();
     let mut offset = (index_start + blocks.len() * RECORD_LEN + CHECKSUM_LEN) as u64;
-    for (encoding, stored) in &blocks {
+    for block in blocks {
         let record = BlockRecord {
             offset,
-            stored_len: u32::try_from(stored.len()).expect("block fits u32"),
-            encoding: *encoding,
-            checksum: xxh3_64(stored),
+            stored_len: u32::try_from(block.bytes.len()).expect("block fits u32"),
+            encoding: block.encoding,
+            checksum: xxh3_64(&block.bytes),
         };
         record.write(&mut out);
-        offset += stored.len() as u64;
+        offset += block.bytes.len() as u64;
     }
     let index_checksum = xxh3_64(&out[index_start..]);
     out.extend_from_slice(&index_checksum.to_le_bytes());
-    for (_, stored) in &blocks {
-        out.extend_from_slice(stored);
+    for block in blocks {
+        out.extend_from_slice(&block.bytes);
     }
     out.extend_from_slice(&xxh3_64(&out).to_le_bytes());
     out

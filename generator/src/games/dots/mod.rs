@@ -2,6 +2,7 @@
 //! array of edge sets ([`retrograde`]), and its benchmark against the plain
 //! baseline, with probe latency and the endgame solver.
 
+pub mod distributed;
 pub mod retrograde;
 
 use std::hint::black_box;

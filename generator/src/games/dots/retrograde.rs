@@ -347,6 +347,37 @@ fn finish_lanes(
 /// counts the positions by edges drawn, raw and canonical, and the entries
 /// kept.
 pub fn keep_canonical(board: Dots, values: &mut [u8]) -> (Vec<LayerCount>, u64) {
+    let counts = keep_canonical_from(board, 0, values);
+    let edges = board.edges() as usize;
+    (layer_counts(board, &counts[..=edges]), counts[edges + 1])
+}
+
+/// The counts of a whole board's positions by edges drawn, raw and with
+/// `canonical[ply]` canonical ones.
+pub fn layer_counts(board: Dots, canonical: &[u64]) -> Vec<LayerCount> {
+    let edges = u64::from(board.edges());
+    canonical
+        .iter()
+        .enumerate()
+        .map(|(ply, &canonical)| LayerCount {
+            ply,
+            reachable: binomial(edges, ply as u64),
+            canonical,
+        })
+        .collect()
+}
+
+/// [`keep_canonical`] for the share of the entries that starts at mask
+/// `first` (a multiple of 256): clears the entries of masks that are not
+/// canonical and the don't-care ones, recodes the rest, and returns
+/// `edges + 2` counts: the share's canonical masks with each number of edges
+/// drawn, then the entries it keeps.
+///
+/// # Panics
+///
+/// If `first` is not a multiple of 256.
+pub fn keep_canonical_from(board: Dots, first: u64, values: &mut [u8]) -> Vec<u64> {
+    assert!(first % 256 == 0, "a share starts on a run of 256 masks");
     let symmetries: EdgeSymmetries = board.symmetries();
     let captures = board.shared_captures();
     let boxes = board.boxes();
@@ -356,7 +387,7 @@ pub fn keep_canonical(board: Dots, values: &mut [u8]) -> (Vec<LayerCount>, u64) 
     let low_images: Vec<[u64; 256]> = (1..symmetries.count())
         .map(|s| std::array::from_fn(|i| symmetries.image(s, i as u64)))
         .collect();
-    let canonical = values
+    values
         .par_chunks_mut(BLOCK)
         .enumerate()
         .fold(
@@ -365,7 +396,7 @@ pub fn keep_canonical(board: Dots, values: &mut [u8]) -> (Vec<LayerCount>, u64) 
                 // Masks that share all but their lowest byte share the rest
                 // of each image: one table lookup per symmetry and mask.
                 for (run, entries) in entries.chunks_mut(256).enumerate() {
-                    let base = (block * BLOCK + run * 256) as u64;
+                    let base = first + (block * BLOCK + run * 256) as u64;
                     let shared: Vec<u64> = (1..symmetries.count())
                         .map(|s| symmetries.image(s, base))
                         .collect();
@@ -396,17 +427,7 @@ pub fn keep_canonical(board: Dots, values: &mut [u8]) -> (Vec<LayerCount>, u64) 
         .reduce(
             || vec![0u64; edges + 2],
             |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
-        );
-    let layers = canonical[..=edges]
-        .iter()
-        .enumerate()
-        .map(|(ply, &canonical)| LayerCount {
-            ply,
-            reachable: binomial(edges as u64, ply as u64),
-            canonical,
-        })
-        .collect();
-    (layers, canonical[edges + 1])
+        )
 }
 
 fn binomial(n: u64, k: u64) -> u64 {
