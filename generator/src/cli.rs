@@ -127,6 +127,10 @@ enum Command {
         /// Directory holding the tables.
         #[arg(long, default_value = "tables")]
         tables: PathBuf,
+        /// With `--http`: the directory of the leaderboard's database
+        /// (default: `solvedb-data` next to the tables directory).
+        #[arg(long, requires = "http")]
+        data: Option<PathBuf>,
         /// Node budget of each live search; past it the answer is an error
         /// of kind "budget" (unknown within the budget).
         #[arg(long)]
@@ -345,6 +349,7 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
             http: true,
             addr,
             tables,
+            data,
             budget,
             ..
         } => {
@@ -352,7 +357,8 @@ fn run(command: Command, out: &mut dyn Write) -> Result<()> {
                 search_nodes: budget,
                 ..Default::default()
             };
-            crate::http::run(&tables, addr, limits, out)
+            let data = data.unwrap_or_else(|| crate::http::default_data_dir(&tables));
+            crate::http::run(&tables, &data, addr, limits, out)
         }
         Command::Serve { tables, budget, .. } => {
             let oracle = Oracle::open_reading(&tables)

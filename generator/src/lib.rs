@@ -19,5 +19,6 @@ pub mod games;
 pub mod http;
 pub mod progress;
 pub mod serve;
+pub mod store;
 pub mod sweep;
 pub mod verify;

@@ -13,8 +13,8 @@
 //! its kind's status.
 
 use axum::Router;
-use axum::extract::{Query, State};
 use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
 use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -46,10 +46,10 @@ pub fn explorer_games() -> Vec<GameId> {
 }
 
 /// A query's parameters, checked: only the names a route knows, each once.
-struct Params(Vec<(String, String)>);
+pub(super) struct Params(Vec<(String, String)>);
 
 impl Params {
-    fn read(
+    pub(super) fn read(
         uri: &Uri,
         query: Result<Query<Vec<(String, String)>>, QueryRejection>,
         known: &[&str],
@@ -76,7 +76,7 @@ impl Params {
         Ok(Params(pairs))
     }
 
-    fn get(&self, name: &str) -> Option<&str> {
+    pub(super) fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
             .find(|(n, _)| n == name)
@@ -96,11 +96,11 @@ impl Params {
 /// Runs `ask` on the oracle on a blocking thread. A game without a table
 /// is searched, so it first takes one of the few search slots, waiting at
 /// most [`Limits::queue_wait`](super::Limits::queue_wait).
-async fn ask(
+pub(super) async fn ask<T: Send + 'static>(
     state: &AppState,
     game: GameId,
-    ask: impl FnOnce(&Oracle) -> Result<Json, Error> + Send + 'static,
-) -> Result<Json, ApiError> {
+    ask: impl FnOnce(&Oracle) -> Result<T, Error> + Send + 'static,
+) -> Result<T, ApiError> {
     let permit = if state.tabled.contains(&game) {
         None
     } else {
@@ -151,7 +151,9 @@ async fn probe(
             let position = params.required("position")?.to_owned();
             let want = match params.get("want") {
                 None => Wanted::Moves,
-                Some(word) => Wanted::parse(word).ok_or_else(|| ApiError::request(Wanted::EXPECTED))?,
+                Some(word) => {
+                    Wanted::parse(word).ok_or_else(|| ApiError::request(Wanted::EXPECTED))?
+                }
             };
             ask(&state, game, move |oracle| {
                 wanted_json(oracle, game, &position, want)
@@ -181,15 +183,13 @@ async fn mainline(
     )
 }
 
-async fn check(
-    uri: Uri,
-    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
-) -> Response {
+async fn check(uri: Uri, query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Response {
     reply((|| {
         let params = Params::read(&uri, query, &["game", "position"])?;
         let game = params.game()?;
         let position = params.required("position")?;
-        let normal = with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?;
+        let normal =
+            with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?;
         Ok(json!({"game": game.to_string(), "position": normal}))
     })())
 }
