@@ -2,6 +2,7 @@
 //! implementations that share no code with the library they check.
 
 pub mod plain_tictactoe;
+pub mod webdriver;
 
 use std::path::PathBuf;
 

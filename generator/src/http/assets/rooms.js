@@ -154,7 +154,7 @@ function render() {
       const how = v.kept === null ? "unknown within the search budget"
         : v.kept ? "kept the value"
         : entry.kind === "dots" ? `gave away ${v.cost} ${v.cost === 1 ? "box" : "boxes"}`
-        : v.cost === 2 ? "turned a win into a loss" : "lost half a point (win→draw or draw→loss)";
+        : v.cost === 2 ? "turned a win into a loss" : "dropped a result (a win to a draw, or a draw to a loss)";
       li.textContent = `${v.move} (${who}): ${how}`;
       li.className = v.kept === false ? "missed" : "";
       verdicts.append(li);
