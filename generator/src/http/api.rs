@@ -34,7 +34,7 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Every game and board the explorer offers, in the picker's order: those
-/// this build cannot answer are left out by [`games`].
+/// this build cannot answer are left out by `games`.
 pub fn explorer_games() -> Vec<GameId> {
     let mut games = vec![GameId::TicTacToe, GameId::TicTacToe4x4, GameId::Cube];
     for rows in 1..=5 {

@@ -8,7 +8,7 @@
 //!   seat, 128 bits each from the operating system's CSPRNG, in hex.
 //! - `GET /api/v1/rooms/ID/ws?token=T&name=N` (a WebSocket; no token: a
 //!   spectator). The client sends `{"type": "move", "move": M}`; everyone
-//!   gets `{"type": "state", ...}` (see [`Room::snapshot`]); a refused
+//!   gets `{"type": "state", ...}` (see `Room::snapshot`); a refused
 //!   message gets `{"type": "error", "kind", "error"}` to its sender only,
 //!   and the game goes on. A reconnect with a seat's token resumes it.
 //! - The oracle's values of the position are sent to spectators, and to
