@@ -695,7 +695,12 @@ async fn handle(
         )
     };
     // The oracle's values of the new position (or the record of the
-    // finished game), then the state to everyone.
+    // finished game), then the state to everyone. Without a table the
+    // values are a live search of up to seconds: the move goes out first,
+    // its values after.
+    if !over && !state.tabled.contains(&game) {
+        room.broadcast(&room.state());
+    }
     let report = if over {
         None
     } else {
