@@ -576,3 +576,33 @@ async fn an_idle_room_expires() {
     );
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_without_a_table_is_refereed_while_its_values_are_searched() {
+    // dots:3x4 has no committed table: every position's values are a
+    // live search (3 s at most), which must not hold up the move itself.
+    let game: GameId = "dots:3x4".parse().unwrap();
+    assert!(!committed_tables().join(game.table_file_name()).exists());
+    let server = Server::start(None, RoomLimits::default()).await;
+    let made = server.create("dots:3x4", true).await;
+    let room = made["room"].as_str().unwrap();
+    let mut a = Player::connect(server.addr, room, made["seats"]["first"].as_str(), None)
+        .await
+        .unwrap();
+    let mut b = Player::connect(server.addr, room, made["seats"]["second"].as_str(), None)
+        .await
+        .unwrap();
+    a.send_move("h0,0").await;
+    let first = b.state_with(1).await;
+    assert_eq!(first["to_move"], "second");
+    assert!(
+        first["values"].is_null(),
+        "the move comes before its values: {first}"
+    );
+    b.send_move("h3,3").await;
+    assert_eq!(a.state_with(2).await["history"], json!(["h0,0", "h3,3"]));
+    b.send_move("v0,0").await;
+    assert_eq!(b.error().await["kind"], "request", "not b's turn");
+    drop((a, b));
+    server.stop().await;
+}
