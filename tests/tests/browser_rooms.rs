@@ -16,6 +16,15 @@ use solvedb_lookup::{Error, Game, GameId, with_game};
 use solvedb_tests::committed_tables;
 use solvedb_tests::webdriver::Driver;
 
+/// `GET` over loopback: the status and the JSON body.
+async fn http_get(base: &str, path: &str) -> (u16, Value) {
+    let (status, body) = solvedb_generator::http::client::Client::new()
+        .get(&format!("{base}{path}"))
+        .await
+        .unwrap();
+    (status, serde_json::from_str(&body).unwrap())
+}
+
 struct Person {
     c: Client,
 }
@@ -277,6 +286,49 @@ async fn run() {
         }
     }
 
+    // A game against the computer on the explorer goes into the
+    // leaderboard too, under the name given on the play page.
+    let p = &people[0];
+    p.c.goto(&format!(
+        "{base}/?game=tictactoe&first=human&second=perfect"
+    ))
+    .await
+    .unwrap();
+    p.settled(None).await;
+    loop {
+        let free = p
+            .js("return [...document.querySelectorAll('#board button.cell')]
+                   .filter(b => b.textContent === '' || b.querySelector('.tag'))
+                   .map(b => b.dataset.move)")
+            .await;
+        let free: Vec<String> = serde_json::from_value(free).unwrap();
+        if free.is_empty() || !p.text("score").await.is_empty() {
+            break;
+        }
+        let mv = rng.pick(&free).clone();
+        p.click(&move_selector(&mv)).await;
+        p.settled(None).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, board) = http_get(&base, "/api/v1/leaderboard?game=tictactoe").await;
+        let names: Vec<&str> = board["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["name"].as_str().unwrap())
+            .collect();
+        if names.contains(&"computer (perfect)") {
+            assert!(names.contains(&"ann"), "{names:?}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the game against the computer was not recorded: {names:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
     // The leaderboard page: both players, one line each per game played.
     let p = &people[1];
     for theme in ["light", "dark"] {
@@ -290,11 +342,12 @@ async fn run() {
                 .await;
             let rows: Vec<Vec<String>> = serde_json::from_value(rows).unwrap();
             let names: Vec<&str> = rows.iter().map(|r| r[1].as_str()).collect();
-            assert_eq!(names.len(), 2, "{rows:?}");
+            assert_eq!(names.len(), 3, "{rows:?}");
             assert!(names.contains(&"ann") && names.contains(&"bob"), "{rows:?}");
-            for r in &rows {
-                assert_eq!(r[3], games_played.to_string(), "{r:?}");
-            }
+            let games = |name: &str| rows.iter().find(|r| r[1] == name).unwrap()[3].clone();
+            assert_eq!(games("bob"), games_played.to_string(), "{rows:?}");
+            assert_eq!(games("ann"), (games_played + 1).to_string(), "{rows:?}");
+            assert_eq!(games("computer (perfect)"), "1", "{rows:?}");
             p.screenshot(&format!("leaderboard-{theme}-{width}")).await;
         }
     }
