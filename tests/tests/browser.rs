@@ -64,10 +64,7 @@ async fn start_driver(profile: &Path) -> (Driver, Client) {
     let driver = Driver(child);
     let deadline = Instant::now() + Duration::from_secs(20);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "chromedriver did not listen on {port}"
-        );
+        assert!(Instant::now() < deadline, "chromedriver did not listen on {port}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let mut caps = serde_json::Map::new();
@@ -105,13 +102,11 @@ impl Page {
     }
 
     async fn text(&self, id: &str) -> String {
-        self.js(&format!(
-            "return document.getElementById('{id}').textContent"
-        ))
-        .await
-        .as_str()
-        .unwrap()
-        .to_owned()
+        self.js(&format!("return document.getElementById('{id}').textContent"))
+            .await
+            .as_str()
+            .unwrap()
+            .to_owned()
     }
 
     async fn notation(&self) -> String {
@@ -140,10 +135,7 @@ impl Page {
     }
 
     async fn open(&self, query: &str) {
-        self.c
-            .goto(&format!("{}/{query}", self.base))
-            .await
-            .unwrap();
+        self.c.goto(&format!("{}/{query}", self.base)).await.unwrap();
         self.idle().await;
     }
 
@@ -156,8 +148,9 @@ impl Page {
     async fn click_move(&self, mv: &str) {
         // A cell's button, or the wide hit line of an edge (the edge's
         // group also holds its value's label, off the line).
-        let selector =
-            format!("#board button[data-move=\"{mv}\"], #board [data-move=\"{mv}\"] .hit");
+        let selector = format!(
+            "#board button[data-move=\"{mv}\"], #board [data-move=\"{mv}\"] .hit"
+        );
         self.c
             .find(Locator::Css(&selector))
             .await
@@ -203,8 +196,10 @@ impl Page {
         let game = self.game().await;
         let report = self.oracle.moves(game, &self.notation().await).unwrap();
         let labels = self
-            .js("return [...document.querySelectorAll('#board [data-move]')]
-                   .map(e => [e.dataset.move, e.getAttribute('aria-label')])")
+            .js(
+                "return [...document.querySelectorAll('#board [data-move]')]
+                   .map(e => [e.dataset.move, e.getAttribute('aria-label')])",
+            )
             .await;
         let labels: Vec<(String, String)> = serde_json::from_value(labels).unwrap();
         for m in &report.moves {
@@ -337,48 +332,32 @@ async fn run() {
     assert_eq!(page.notation().await, back);
 
     // The best line, step by step, follows the best move.
-    page.open("?game=tictactoe&first=human&second=human&start=X..%2F.O.%2F...")
-        .await;
+    page.open("?game=tictactoe&first=human&second=human&start=X..%2F.O.%2F...").await;
     page.click("mainline").await;
     let line = page.text("line").await;
     assert!(line.contains("draw in 7"), "{line}");
     for _ in 0..7 {
         let before = page.notation().await;
-        let best = page
-            .oracle
-            .best_move(GameId::TicTacToe, &before)
-            .unwrap()
-            .unwrap();
+        let best = page.oracle.best_move(GameId::TicTacToe, &before).unwrap().unwrap();
         page.click("step").await;
-        let after = page
-            .oracle
-            .moves(GameId::TicTacToe, &page.notation().await)
-            .unwrap();
+        let after = page.oracle.moves(GameId::TicTacToe, &page.notation().await).unwrap();
         assert_ne!(after.position, before);
-        let last = page
-            .js("return new URLSearchParams(location.search).get('moves').split(' ').pop()")
-            .await;
+        let last = page.js("return new URLSearchParams(location.search).get('moves').split(' ').pop()").await;
         assert_eq!(last, best.mv.as_str());
     }
     assert_eq!(page.text("score").await, "draw");
 
     // Keyboard only: Tab to the board, arrows to move, Enter to play.
     page.open("?game=tictactoe&first=human&second=human").await;
-    page.js("document.activeElement && document.activeElement.blur()")
-        .await;
+    page.js("document.activeElement && document.activeElement.blur()").await;
     for _ in 0..40 {
-        let on_cell = page
-            .js("return document.activeElement.dataset.move === '0'")
-            .await;
+        let on_cell = page.js("return document.activeElement.dataset.move === '0'").await;
         if on_cell == true {
             break;
         }
         page.key("\u{E004}").await; // Tab
     }
-    assert_eq!(
-        page.js("return document.activeElement.dataset.move").await,
-        "0"
-    );
+    assert_eq!(page.js("return document.activeElement.dataset.move").await, "0");
     const ENTER: &str = "\u{E007}";
     const RIGHT: &str = "\u{E014}";
     const UP: &str = "\u{E013}";
@@ -398,22 +377,15 @@ async fn run() {
     assert_eq!(page.notation().await, "XOO/.X./..X");
     assert_eq!(page.text("score").await, "X wins");
     assert!(page.text("status").await.contains("X wins"), "announced");
-    let focus = page
-        .js("return getComputedStyle(document.activeElement).outlineStyle")
-        .await;
+    let focus = page.js("return getComputedStyle(document.activeElement).outlineStyle").await;
     assert_ne!(focus, "none", "visible focus");
 
     // A cube game by clicks against the perfect level; a won game shows its line.
     page.open("?game=cube&first=human&second=perfect").await;
     let result = play_against_perfect(&page, &mut rng).await;
-    assert!(
-        ["X wins", "O wins", "draw"].contains(&result.as_str()),
-        "{result}"
-    );
+    assert!(["X wins", "O wins", "draw"].contains(&result.as_str()), "{result}");
     if result.ends_with("wins") {
-        let highlighted = page
-            .js("return document.querySelectorAll('.cell.win').length")
-            .await;
+        let highlighted = page.js("return document.querySelectorAll('.cell.win').length").await;
         assert_eq!(highlighted, 3);
     }
 
@@ -427,9 +399,7 @@ async fn run() {
         }
         page.click_move(rng.pick(&moves).as_str()).await;
     }
-    let boxes = page
-        .js("return document.querySelectorAll('rect.box').length")
-        .await;
+    let boxes = page.js("return document.querySelectorAll('rect.box').length").await;
     assert_eq!(boxes, 4);
     let score = page.text("score").await;
     let points: Vec<u32> = score
@@ -441,39 +411,22 @@ async fn run() {
     // Beyond the search budget: 5x5 dots from the start is unknown, and said so.
     page.open("?game=dots%3A5x5&first=human&second=human").await;
     let value = page.text("value").await;
-    assert!(
-        value.contains("unknown within the search budget"),
-        "{value}"
-    );
+    assert!(value.contains("unknown within the search budget"), "{value}");
 
     // Themes: switched, remembered across visits.
     page.open("?game=tictactoe").await;
-    let light = page
-        .js("return getComputedStyle(document.body).backgroundColor")
-        .await;
+    let light = page.js("return getComputedStyle(document.body).backgroundColor").await;
     page.select("theme", "dark").await;
-    assert_eq!(
-        page.js("return document.documentElement.dataset.theme")
-            .await,
-        "dark"
-    );
+    assert_eq!(page.js("return document.documentElement.dataset.theme").await, "dark");
     page.c.refresh().await.unwrap();
     page.idle().await;
-    assert_eq!(
-        page.js("return document.documentElement.dataset.theme")
-            .await,
-        "dark"
-    );
-    let dark = page
-        .js("return getComputedStyle(document.body).backgroundColor")
-        .await;
+    assert_eq!(page.js("return document.documentElement.dataset.theme").await, "dark");
+    let dark = page.js("return getComputedStyle(document.body).backgroundColor").await;
     assert_ne!(light, dark);
 
     // Screenshots of every board in every theme, desktop and phone; the
     // board stays square and inside the window.
-    let listed = page
-        .js("return [...document.getElementById('game').options].map(o => o.value)")
-        .await;
+    let listed = page.js("return [...document.getElementById('game').options].map(o => o.value)").await;
     let listed: Vec<String> = serde_json::from_value(listed).unwrap();
     let mut games = vec!["tictactoe", "cube", "dots:2x2", "dots:3x3"];
     if listed.iter().any(|g| g == "tictactoe:4x4") {
@@ -491,8 +444,7 @@ async fn run() {
                 _ => "h0,0 v0,0 h1,0 v0,1 h3,2 v2,3",
             };
             for theme in ["light", "dark", "contrast"] {
-                page.js(&format!("localStorage.setItem('solvedb-theme', '{theme}')"))
-                    .await;
+                page.js(&format!("localStorage.setItem('solvedb-theme', '{theme}')")).await;
                 let query = format!(
                     "?game={}&moves={}&first=human&second=human",
                     game.replace(':', "%3A"),
@@ -505,15 +457,9 @@ async fn run() {
                          return [r.width, r.height, r.right, window.innerWidth]")
                     .await;
                 let [w, h, right, inner]: [f64; 4] = serde_json::from_value(rect).unwrap();
-                assert!(
-                    w > 50.0 && right <= inner + 0.5,
-                    "{game} at {width}: {w} wide, right {right} of {inner}"
-                );
+                assert!(w > 50.0 && right <= inner + 0.5, "{game} at {width}: {w} wide, right {right} of {inner}");
                 if !game.starts_with("dots") {
-                    assert!(
-                        (w - h).abs() <= 1.0,
-                        "{game} at {width}: {w} x {h} is not square"
-                    );
+                    assert!((w - h).abs() <= 1.0, "{game} at {width}: {w} x {h} is not square");
                 }
                 let name = format!("{}-{theme}-{width}", game.replace(':', "-"));
                 page.screenshot(&name).await;
@@ -522,8 +468,5 @@ async fn run() {
     }
     page.js("localStorage.clear()").await;
     page.c.close().await.unwrap();
-    eprintln!(
-        "browser tests took {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
+    eprintln!("browser tests took {:.1} s", started.elapsed().as_secs_f64());
 }

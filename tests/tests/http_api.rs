@@ -82,11 +82,8 @@ async fn want_value_and_best_answer_as_serve_stdio_does() {
             let mut out = Vec::new();
             solvedb_generator::serve::serve(&oracle, line.as_bytes(), &mut out).unwrap();
             let expected: Value = serde_json::from_slice(&out).unwrap();
-            let (status, json) = get(
-                &server,
-                &probe_path("tictactoe", position, &format!("&want={want}")),
-            )
-            .await;
+            let (status, json) =
+                get(&server, &probe_path("tictactoe", position, &format!("&want={want}"))).await;
             assert_eq!((status, json), (200, expected), "{want} {position}");
         }
     }
@@ -137,10 +134,7 @@ async fn mainline_is_the_best_move_at_every_step_to_the_end() {
         }
         let last = positions.last().unwrap();
         assert_eq!(json["final"], *last);
-        assert!(
-            oracle.best_move(game, last).unwrap().is_none(),
-            "{name}: not over"
-        );
+        assert!(oracle.best_move(game, last).unwrap().is_none(), "{name}: not over");
         if let Some(plies) = json["plies"].as_u64() {
             assert_eq!(plies as usize, moves.len(), "{name}");
         }
@@ -162,36 +156,12 @@ async fn errors_have_their_kind_and_status() {
         (probe_path("dots:9x9", "9x9:", ""), 400, "unsupported"),
         ("/api/v1/probe?game=tictactoe".into(), 400, "request"),
         ("/api/v1/probe?position=.........".into(), 400, "request"),
-        (
-            probe_path("tictactoe", ".........", "&want=all"),
-            400,
-            "request",
-        ),
-        (
-            probe_path("tictactoe", ".........", "&colour=red"),
-            400,
-            "request",
-        ),
-        (
-            probe_path("tictactoe", ".........", "&game=cube"),
-            400,
-            "request",
-        ),
-        (
-            format!("/api/v1/probe?game=tictactoe&position={long}"),
-            400,
-            "request",
-        ),
-        (
-            "/api/v1/mainline?game=tictactoe&position=XXX/OOO/...".into(),
-            400,
-            "position",
-        ),
-        (
-            "/api/v1/check?game=tictactoe&position=XXXO".into(),
-            400,
-            "position",
-        ),
+        (probe_path("tictactoe", ".........", "&want=all"), 400, "request"),
+        (probe_path("tictactoe", ".........", "&colour=red"), 400, "request"),
+        (probe_path("tictactoe", ".........", "&game=cube"), 400, "request"),
+        (format!("/api/v1/probe?game=tictactoe&position={long}"), 400, "request"),
+        ("/api/v1/mainline?game=tictactoe&position=XXX/OOO/...".into(), 400, "position"),
+        ("/api/v1/check?game=tictactoe&position=XXXO".into(), 400, "position"),
         ("/api/v1/nothing".into(), 404, "request"),
         ("/assets/nothing.js".into(), 404, "request"),
     ];
@@ -212,11 +182,7 @@ async fn a_search_past_its_budget_is_503_budget() {
     .await;
     let empty = format!("4x4:{}", "0".repeat(40));
     let (status, json) = get(&server, &probe_path("dots:4x4", &empty, "")).await;
-    assert_eq!(
-        (status, json["kind"].as_str()),
-        (503, Some("budget")),
-        "{json}"
-    );
+    assert_eq!((status, json["kind"].as_str()), (503, Some("budget")), "{json}");
     // A table answer needs no search.
     let (status, _) = get(&server, &probe_path("dots:3x3", "3x3:", "")).await;
     assert_eq!(status, 200);
@@ -239,11 +205,7 @@ async fn searches_beyond_the_slots_are_refused_not_queued_forever() {
     });
     // The first search runs out of time, the second finds no free slot.
     for (status, json) in [&a, &b] {
-        assert_eq!(
-            (*status, json["kind"].as_str()),
-            (503, Some("budget")),
-            "{json}"
-        );
+        assert_eq!((*status, json["kind"].as_str()), (503, Some("budget")), "{json}");
     }
     assert!(b.1["error"].as_str().unwrap().contains("slot"), "{}", b.1);
     // Table answers do not wait for search slots.
@@ -287,7 +249,11 @@ async fn concurrent_requests_all_get_their_own_answer() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn check_games_and_the_page() {
     let server = start(Limits::default()).await;
-    let (status, json) = get(&server, "/api/v1/check?game=tictactoe&position=X........").await;
+    let (status, json) = get(
+        &server,
+        "/api/v1/check?game=tictactoe&position=X........",
+    )
+    .await;
     assert_eq!(status, 200);
     assert_eq!(json["position"], "X../.../...");
     let (status, json) = get(&server, "/api/v1/games").await;
@@ -316,9 +282,6 @@ async fn check_games_and_the_page() {
         assert_eq!((status, body.as_str()), (200, *text), "{name}");
         // Nothing is fetched from anywhere else (the SVG namespace is a name).
         let body = body.replace("http://www.w3.org/2000/svg", "");
-        assert!(
-            !body.contains("http://") && !body.contains("https://"),
-            "{name}"
-        );
+        assert!(!body.contains("http://") && !body.contains("https://"), "{name}");
     }
 }

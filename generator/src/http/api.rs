@@ -13,8 +13,8 @@
 //! its kind's status.
 
 use axum::Router;
-use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
+use axum::extract::rejection::QueryRejection;
 use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -151,9 +151,7 @@ async fn probe(
             let position = params.required("position")?.to_owned();
             let want = match params.get("want") {
                 None => Wanted::Moves,
-                Some(word) => {
-                    Wanted::parse(word).ok_or_else(|| ApiError::request(Wanted::EXPECTED))?
-                }
+                Some(word) => Wanted::parse(word).ok_or_else(|| ApiError::request(Wanted::EXPECTED))?,
             };
             ask(&state, game, move |oracle| {
                 wanted_json(oracle, game, &position, want)
@@ -183,13 +181,15 @@ async fn mainline(
     )
 }
 
-async fn check(uri: Uri, query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Response {
+async fn check(
+    uri: Uri,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Response {
     reply((|| {
         let params = Params::read(&uri, query, &["game", "position"])?;
         let game = params.game()?;
         let position = params.required("position")?;
-        let normal =
-            with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?;
+        let normal = with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?;
         Ok(json!({"game": game.to_string(), "position": normal}))
     })())
 }

@@ -189,7 +189,9 @@ pub fn run(tables: &Path, rounds: u32, positions: usize, out: &mut dyn Write) ->
         )?;
     }
     let _ = stop.send(());
-    server.block_on(serving).context("joining the server")??;
+    server
+        .block_on(serving)
+        .context("joining the server")??;
     Ok(())
 }
 

@@ -15,39 +15,15 @@ use super::AppState;
 pub const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", "text/css", include_str!("assets/style.css")),
     ("app.js", "text/javascript", include_str!("assets/app.js")),
-    (
-        "rules.js",
-        "text/javascript",
-        include_str!("assets/rules.js"),
-    ),
-    (
-        "players.js",
-        "text/javascript",
-        include_str!("assets/players.js"),
-    ),
+    ("rules.js", "text/javascript", include_str!("assets/rules.js")),
+    ("players.js", "text/javascript", include_str!("assets/players.js")),
     ("grid.js", "text/javascript", include_str!("assets/grid.js")),
     ("cube.js", "text/javascript", include_str!("assets/cube.js")),
     ("dots.js", "text/javascript", include_str!("assets/dots.js")),
-    (
-        "rooms.js",
-        "text/javascript",
-        include_str!("assets/rooms.js"),
-    ),
-    (
-        "leaderboard.js",
-        "text/javascript",
-        include_str!("assets/leaderboard.js"),
-    ),
-    (
-        "record.js",
-        "text/javascript",
-        include_str!("assets/record.js"),
-    ),
-    (
-        "values.js",
-        "text/javascript",
-        include_str!("assets/values.js"),
-    ),
+    ("rooms.js", "text/javascript", include_str!("assets/rooms.js")),
+    ("leaderboard.js", "text/javascript", include_str!("assets/leaderboard.js")),
+    ("record.js", "text/javascript", include_str!("assets/record.js")),
+    ("values.js", "text/javascript", include_str!("assets/values.js")),
 ];
 
 /// The page itself.
