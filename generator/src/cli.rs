@@ -152,6 +152,10 @@ enum Command {
         /// Directory holding the tables (else $SOLVEDB_TABLES, else `tables`).
         #[arg(long, env = TABLES_ENV, default_value = "tables")]
         tables: PathBuf,
+        /// With `--http`: the directory of the leaderboard's database
+        /// (default: `solvedb-data` next to the tables directory).
+        #[arg(long, requires = "http")]
+        data: Option<PathBuf>,
         /// Node budget of each live search (default 10000000); past it the
         /// answer is an error of kind "budget" (unknown within the budget).
         #[arg(long)]
@@ -624,6 +628,7 @@ fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
             http: true,
             addr,
             tables,
+            data,
             budget,
             no_budget,
             ..
@@ -640,7 +645,8 @@ fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
                 Some(addr) => addr,
                 None => crate::http::DEFAULT_ADDR.parse()?,
             };
-            crate::http::run(&tables, addr, limits, out)?;
+            let data = data.unwrap_or_else(|| crate::http::default_data_dir(&tables));
+            crate::http::run(&tables, &data, addr, limits, out)?;
         }
         Command::Serve {
             tables,

@@ -23,6 +23,7 @@ pub mod http;
 pub mod mpi;
 pub mod progress;
 pub mod serve;
+pub mod store;
 pub mod sweep;
 pub mod text;
 pub mod verify;

@@ -3,6 +3,7 @@
 
 pub mod plain_tictactoe;
 pub mod plain_tictactoe_4x4;
+pub mod webdriver;
 
 use std::path::PathBuf;
 

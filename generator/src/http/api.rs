@@ -46,10 +46,10 @@ pub fn explorer_games() -> Vec<GameId> {
 }
 
 /// A query's parameters, checked: only the names a route knows, each once.
-struct Params(Vec<(String, String)>);
+pub(super) struct Params(Vec<(String, String)>);
 
 impl Params {
-    fn read(
+    pub(super) fn read(
         uri: &Uri,
         query: Result<Query<Vec<(String, String)>>, QueryRejection>,
         known: &[&str],
@@ -76,7 +76,7 @@ impl Params {
         Ok(Params(pairs))
     }
 
-    fn get(&self, name: &str) -> Option<&str> {
+    pub(super) fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
             .find(|(n, _)| n == name)
@@ -96,11 +96,11 @@ impl Params {
 /// Runs `ask` on the oracle on a blocking thread. A game without a table
 /// is searched, so it first takes one of the few search slots, waiting at
 /// most [`Limits::queue_wait`](super::Limits::queue_wait).
-async fn ask(
+pub(super) async fn ask<T: Send + 'static>(
     state: &AppState,
     game: GameId,
-    ask: impl FnOnce(&Oracle) -> Result<Json, Error> + Send + 'static,
-) -> Result<Json, ApiError> {
+    ask: impl FnOnce(&Oracle) -> Result<T, Error> + Send + 'static,
+) -> Result<T, ApiError> {
     if state.tabled.contains(&game) {
         // A table answer takes microseconds (the tables were opened when
         // the server started): answered right here on the async worker,

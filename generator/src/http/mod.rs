@@ -13,11 +13,16 @@
 //!   ([`Limits::searches`]) and each search's time and memory; a request
 //!   that still takes longer than [`REQUEST_TIMEOUT`] is answered 503.
 //! - [`bench`](mod@bench) measures the server against in-process calls.
+//! - [`rooms`] (play a friend: rooms, WebSockets, the [`referee`]) and
+//!   [`leaderboard`] (SQLite through [`Store`]) are two more areas.
 
 pub mod api;
 pub mod bench;
 pub mod client;
+pub mod leaderboard;
 pub mod page;
+pub mod referee;
+pub mod rooms;
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -32,6 +37,8 @@ use axum::response::{IntoResponse, Response};
 use solvedb_lookup::{ErrorKind, Game, GameId, Oracle, with_game};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+
+use crate::store::Store;
 
 /// The address served when none is given: loopback only.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -91,6 +98,10 @@ pub struct AppState {
     pub searches: Arc<Semaphore>,
     /// The limits searches run under.
     pub limits: Limits,
+    /// The open rooms.
+    pub rooms: Arc<rooms::Rooms>,
+    /// The leaderboard's database.
+    pub store: Arc<Store>,
 }
 
 impl AppState {
@@ -98,7 +109,8 @@ impl AppState {
     ///
     /// # Errors
     ///
-    /// If `tables` exists and is not a directory.
+    /// If `tables` exists and is not a directory. The leaderboard is kept
+    /// in memory until [`with_data`](AppState::with_data) names a directory.
     pub fn new(tables: &std::path::Path, limits: Limits) -> Result<AppState> {
         let oracle = Oracle::open_reading(tables)
             .with_context(|| format!("opening tables directory {}", tables.display()))?
@@ -122,8 +134,36 @@ impl AppState {
             tabled: Arc::new(tabled),
             searches: Arc::new(Semaphore::new(limits.searches.max(1))),
             limits,
+            rooms: Arc::new(rooms::Rooms::new(rooms::RoomLimits::default())),
+            store: Arc::new(Store::in_memory()?),
         })
     }
+
+    /// The same state with the leaderboard kept in `dir` (created if
+    /// missing).
+    ///
+    /// # Errors
+    ///
+    /// If the database there cannot be opened or migrated.
+    pub fn with_data(mut self, dir: &std::path::Path) -> Result<AppState> {
+        self.store = Arc::new(Store::open(dir)?);
+        Ok(self)
+    }
+
+    /// The same state with rooms bounded by `limits` (and no rooms open).
+    pub fn with_room_limits(mut self, limits: rooms::RoomLimits) -> AppState {
+        self.rooms = Arc::new(rooms::Rooms::new(limits));
+        self
+    }
+}
+
+/// Where the leaderboard is kept when `--data` is not given: a
+/// `solvedb-data` directory next to the tables directory.
+pub fn default_data_dir(tables: &std::path::Path) -> std::path::PathBuf {
+    tables
+        .parent()
+        .unwrap_or_else(|| std::path::Path::new(""))
+        .join("solvedb-data")
 }
 
 /// The HTTP status of an error of each kind: the server's face of the one
@@ -182,6 +222,8 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(api::router())
         .merge(page::router())
+        .merge(rooms::router())
+        .merge(leaderboard::router())
         .fallback(not_found)
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -252,7 +294,7 @@ async fn shutdown_signal() {
 
 /// `solvedb serve --http`: binds `addr`, prints `listening on
 /// http://HOST:PORT/` as the first line of `out`, and serves until Ctrl-C
-/// or SIGTERM.
+/// or SIGTERM. The leaderboard is kept in `data`.
 ///
 /// # Errors
 ///
@@ -260,11 +302,12 @@ async fn shutdown_signal() {
 /// serving fails.
 pub fn run(
     tables: &std::path::Path,
+    data: &std::path::Path,
     addr: SocketAddr,
     limits: Limits,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let state = AppState::new(tables, limits)?;
+    let state = AppState::new(tables, limits)?.with_data(data)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

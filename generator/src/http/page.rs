@@ -28,6 +28,26 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("grid.js", "text/javascript", include_str!("assets/grid.js")),
     ("cube.js", "text/javascript", include_str!("assets/cube.js")),
     ("dots.js", "text/javascript", include_str!("assets/dots.js")),
+    (
+        "rooms.js",
+        "text/javascript",
+        include_str!("assets/rooms.js"),
+    ),
+    (
+        "leaderboard.js",
+        "text/javascript",
+        include_str!("assets/leaderboard.js"),
+    ),
+    (
+        "record.js",
+        "text/javascript",
+        include_str!("assets/record.js"),
+    ),
+    (
+        "values.js",
+        "text/javascript",
+        include_str!("assets/values.js"),
+    ),
 ];
 
 /// The page itself.
@@ -57,6 +77,11 @@ fn text(media: &str, body: &'static str) -> Response {
         body,
     )
         .into_response()
+}
+
+/// An HTML page of ours, with the page's headers.
+pub(super) fn html(body: &'static str) -> Response {
+    text("text/html", body)
 }
 
 async fn index() -> Response {

@@ -6,6 +6,8 @@ import { classicMove, randomMove } from "./players.js";
 import * as grid from "./grid.js";
 import * as cube from "./cube.js";
 import * as dots from "./dots.js";
+import { describe } from "./values.js";
+import { recordFinished } from "./record.js";
 
 const BOARDS = { grid, cube, dots };
 const $ = (id) => document.getElementById(id);
@@ -50,22 +52,6 @@ function gameLabel(entry) {
   else if (g.startsWith("dots:")) name = `dots-and-boxes ${g.split(":")[1].replace("x", "×")}`;
   else name = g;
   return `${name} (${entry.table ? "table" : "exact search"})`;
-}
-
-/** Text, short tag and colour class of a value JSON (`result`/`plies` or `value`). */
-function describe(v) {
-  if (v.result !== undefined) {
-    const text = v.plies === 0 ? v.result : `${v.result} in ${v.plies}`;
-    return { text, short: v.result[0].toUpperCase() + v.plies, cls: `v-${v.result}` };
-  }
-  const n = v.value;
-  const sign = n > 0 ? "+" : n < 0 ? "−" : "±";
-  const boxes = Math.abs(n) === 1 ? "box" : "boxes";
-  return {
-    text: `${sign}${Math.abs(n)} ${boxes}`,
-    short: `${sign}${Math.abs(n)}`,
-    cls: n > 0 ? "v-win" : n < 0 ? "v-loss" : "v-draw",
-  };
 }
 
 const SOURCES = {
@@ -280,6 +266,9 @@ async function refresh() {
   if (token !== S.token) return;
   S.answer = answer;
   render();
+  if (d.over && S.at === S.moves.length) {
+    recordFinished(S.entry.game, S.start, S.moves, [levelOf(0), levelOf(1)]);
+  }
   maybeComputer(token);
 }
 

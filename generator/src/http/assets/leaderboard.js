@@ -1,0 +1,75 @@
+// The leaderboard page: one page of /api/v1/leaderboard at a time, the
+// game and page in the URL.
+import { gameName, initTheme } from "./values.js";
+
+const $ = (id) => document.getElementById(id);
+const PER_PAGE = 20;
+let pages = 1;
+
+function query() {
+  const q = new URLSearchParams(location.search);
+  const page = Math.max(1, Number.parseInt(q.get("page") || "1", 10) || 1);
+  return { game: q.get("game") || "", page };
+}
+
+async function show(game, page, push) {
+  document.body.dataset.state = "busy";
+  const params = new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) });
+  if (game) params.set("game", game);
+  const response = await fetch(`/api/v1/leaderboard?${params}`);
+  const json = await response.json();
+  if (!response.ok) {
+    $("status").textContent = `error: ${json.error}`;
+    document.body.dataset.state = "idle";
+    return;
+  }
+  pages = json.pages;
+  const q = new URLSearchParams();
+  if (game) q.set("game", game);
+  if (page > 1) q.set("page", String(page));
+  if (push) history.pushState(null, "", `?${q}`);
+  $("game").value = game;
+  const body = $("entries");
+  body.replaceChildren();
+  json.entries.forEach((e, i) => {
+    const tr = document.createElement("tr");
+    const cells = [
+      String((page - 1) * PER_PAGE + i + 1),
+      e.name,
+      e.accuracy === null ? "—" : `${(100 * e.accuracy).toFixed(1)}%`,
+      String(e.games), String(e.wins), String(e.draws), String(e.losses), String(e.moves),
+    ];
+    cells.forEach((text, k) => {
+      const td = document.createElement(k === 1 ? "th" : "td");
+      if (k === 1) td.scope = "row";
+      td.textContent = text;
+      tr.append(td);
+    });
+    body.append(tr);
+  });
+  $("empty").hidden = json.entries.length > 0;
+  $("page-of").textContent = `page ${page} of ${pages}`;
+  $("prev").disabled = page <= 1;
+  $("next").disabled = page >= pages;
+  $("status").textContent = `${game ? gameName(game) : "All games"}, page ${page} of ${pages}`;
+  document.body.dataset.state = "idle";
+}
+
+async function main() {
+  initTheme($("theme"));
+  const listed = await (await fetch("/api/v1/games")).json();
+  for (const entry of listed.games) {
+    const option = document.createElement("option");
+    option.value = entry.game;
+    option.textContent = gameName(entry.game);
+    $("game").append(option);
+  }
+  $("game").addEventListener("change", (e) => show(e.target.value, 1, true));
+  $("prev").addEventListener("click", () => show(query().game, query().page - 1, true));
+  $("next").addEventListener("click", () => show(query().game, query().page + 1, true));
+  addEventListener("popstate", () => show(query().game, query().page, false));
+  const { game, page } = query();
+  show(game, page, false);
+}
+
+main();

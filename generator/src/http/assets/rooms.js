@@ -1,0 +1,320 @@
+// "Play a friend": creates a room and shows a link per seat, or plays in
+// one over a WebSocket. The server referees every move (seat, turn, the
+// game's rules) and sends the whole state after each; the page only draws
+// it, with the explorer's boards.
+import { rulesFor } from "./rules.js";
+import * as grid from "./grid.js";
+import * as cube from "./cube.js";
+import * as dots from "./dots.js";
+import { describe, gameName, initTheme } from "./values.js";
+import { savedName } from "./record.js";
+
+const BOARDS = { grid, cube, dots };
+const $ = (id) => document.getElementById(id);
+
+const R = {
+  games: [],
+  room: "",
+  token: "",
+  socket: null,
+  state: null, // the last state from the server
+  pending: false, // a move sent, no answer yet
+  retry: 0,
+  opened: false, // connected at least once
+  closed: false, // the room is gone: no reconnecting
+};
+
+function entryOf(game) {
+  return R.games.find((g) => g.game === game) || { game, kind: "grid" };
+}
+
+function sideNames(kind) {
+  return kind === "dots" ? ["A", "B"] : ["X", "O"];
+}
+
+function seatWord(seat, kind) {
+  const [a, b] = sideNames(kind);
+  return seat === "first" ? `first (${a})` : `second (${b})`;
+}
+
+/** The board after the moves, with box owners and scores for dots. */
+function replay(rules, kind, start, history) {
+  let cells = rules.parse(start);
+  if (kind !== "dots") {
+    for (const mv of history) cells = rules.play(cells, mv);
+    return { cells, won: rules.winLine(cells), owners: new Map() };
+  }
+  const owners = new Map();
+  for (const [r, c] of rules.boxesClosed(cells)) owners.set(`${r},${c}`, "?");
+  let side = 0;
+  for (const mv of history) {
+    const before = new Set(rules.boxesClosed(cells).map(([r, c]) => `${r},${c}`));
+    cells = rules.play(cells, mv);
+    const closed = rules.boxesClosed(cells).filter(([r, c]) => !before.has(`${r},${c}`));
+    for (const [r, c] of closed) owners.set(`${r},${c}`, side);
+    if (closed.length === 0) side = 1 - side;
+  }
+  return { cells, won: null, owners };
+}
+
+function announce(text) {
+  $("status").textContent = text;
+}
+
+// ---- a room -------------------------------------------------------------------
+
+function render() {
+  const s = R.state;
+  if (!s) return;
+  const entry = entryOf(s.game);
+  const rules = rulesFor(entry.kind, s.game, s.start);
+  const d = replay(rules, entry.kind, s.start, s.history);
+  const mine = s.you !== "spectator" && s.to_move === s.you;
+  const values = new Map();
+  if (s.values) for (const m of s.values.moves) values.set(m.move, describe(m));
+  const board = $("board");
+  board.className = `board board-${entry.kind}`;
+  BOARDS[entry.kind].render(board, {
+    rules,
+    cells: d.cells,
+    owners: d.owners,
+    values,
+    winLine: d.won ? d.won.line : null,
+    lastMove: s.history.length ? s.history[s.history.length - 1] : null,
+    locked: !mine || R.pending,
+    editing: false,
+    playable: mine && !R.pending && !s.result,
+    onPick,
+  });
+
+  const [a, b] = sideNames(entry.kind);
+  if (entry.kind === "dots") {
+    $("score").textContent = `score: ${a} ${s.points.first}, ${b} ${s.points.second}`;
+  } else $("score").textContent = "";
+
+  let turn;
+  if (s.result) {
+    const w = s.result.winner;
+    turn = w === null ? "game over: a draw"
+      : w === s.you ? "game over: you won" : `game over: ${s.players[w].name} (${seatWord(w, entry.kind)}) won`;
+  } else if (s.you === "spectator") {
+    turn = `${s.players[s.to_move].name} (${seatWord(s.to_move, entry.kind)}) to move`;
+  } else if (mine) {
+    turn = `your move (you are ${seatWord(s.you, entry.kind)})`;
+  } else {
+    turn = `waiting for ${s.players[s.to_move].name} (${seatWord(s.to_move, entry.kind)})`;
+  }
+  $("turn").textContent = turn;
+  $("turn").className = `value-line ${mine ? "v-win" : ""}`;
+
+  const seats = $("players");
+  seats.replaceChildren();
+  for (const seat of ["first", "second"]) {
+    const li = document.createElement("li");
+    const p = s.players[seat];
+    li.textContent = `${seatWord(seat, entry.kind)}: ${p.name}${seat === s.you ? " (you)" : ""} · ${p.online ? "online" : "away"}`;
+    li.className = p.online ? "online" : "away";
+    seats.append(li);
+  }
+  if (s.spectators) {
+    const li = document.createElement("li");
+    li.textContent = `${s.spectators} watching`;
+    seats.append(li);
+  }
+
+  const list = $("values");
+  list.replaceChildren();
+  $("values-title").hidden = !s.values;
+  if (s.values) {
+    for (const m of s.values.moves) {
+      const v = describe(m);
+      const li = document.createElement("li");
+      li.className = `move ${v.cls}`;
+      li.textContent = `${m.move}: ${v.text}`;
+      list.append(li);
+    }
+  }
+
+  const history = $("history");
+  history.replaceChildren();
+  s.history.forEach((mv, i) => {
+    const li = document.createElement("li");
+    li.textContent = mv;
+    li.dataset.ply = String(i);
+    history.append(li);
+  });
+
+  $("review").hidden = !s.result;
+  const verdicts = $("verdicts");
+  verdicts.replaceChildren();
+  if (s.result && s.verdicts) {
+    for (const v of s.verdicts) {
+      const li = document.createElement("li");
+      const who = s.players[v.seat].name;
+      const how = v.kept === null ? "unknown within the search budget"
+        : v.kept ? "kept the value"
+        : entry.kind === "dots" ? `gave away ${v.cost} ${v.cost === 1 ? "box" : "boxes"}`
+        : v.cost === 2 ? "turned a win into a loss" : "dropped a result (a win to a draw, or a draw to a loss)";
+      li.textContent = `${v.move} (${who}): ${how}`;
+      li.className = v.kept === false ? "missed" : "";
+      verdicts.append(li);
+    }
+    $("board-link").href = `/leaderboard?game=${encodeURIComponent(s.game)}`;
+  }
+  // What a test (or a person) waits for: the page has the server's state
+  // and no move of its own is in flight.
+  document.body.dataset.state = R.pending ? "busy" : "idle";
+  document.body.dataset.moves = String(s.history.length);
+}
+
+function onPick(mv) {
+  const s = R.state;
+  if (!s || R.pending || s.result || s.you === "spectator" || s.to_move !== s.you) return;
+  R.pending = true;
+  render();
+  R.socket.send(JSON.stringify({ type: "move", move: mv }));
+}
+
+function connect() {
+  const params = new URLSearchParams();
+  if (R.token) params.set("token", R.token);
+  const name = savedName();
+  if (name) params.set("name", name);
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/api/v1/rooms/${encodeURIComponent(R.room)}/ws?${params}`);
+  R.socket = socket;
+  socket.addEventListener("open", () => { R.retry = 0; R.opened = true; });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      const before = R.state ? R.state.history.length : -1;
+      R.state = message;
+      if (message.history.length !== before) R.pending = false;
+      if (message.history.length > before && before >= 0) {
+        const last = message.history[message.history.length - 1];
+        announce(`Played ${last}. ${message.result ? "The game is over." : ""}`);
+      }
+      render();
+    } else if (message.type === "error") {
+      R.pending = false;
+      announce(`Refused: ${message.error}`);
+      render();
+    }
+  });
+  socket.addEventListener("close", (event) => {
+    if (R.socket !== socket) return;
+    if (event.code === 1001 || R.closed) {
+      R.closed = true;
+      $("turn").textContent = event.reason || "the room closed";
+      document.body.dataset.state = "idle";
+      return;
+    }
+    if (!R.opened && R.retry >= 3) {
+      $("turn").textContent = "no such room open (it may have expired)";
+      document.body.dataset.state = "idle";
+      return;
+    }
+    // Dropped: reconnect with the same token, the seat resumes.
+    R.retry = Math.min(R.retry + 1, 6);
+    $("turn").textContent = "reconnecting…";
+    setTimeout(connect, 250 * 2 ** R.retry);
+  });
+}
+
+function join(room, token) {
+  R.room = room;
+  R.token = token || "";
+  $("room").hidden = false;
+  $("name").value = savedName();
+  $("name").addEventListener("change", () => {
+    localStorage.setItem("solvedb-name", $("name").value.trim());
+    if (R.socket) {
+      const old = R.socket;
+      R.socket = null;
+      old.close();
+    }
+    connect();
+    announce("Name set.");
+  });
+  connect();
+}
+
+// ---- a new room -------------------------------------------------------------
+
+function showLinks(made, game) {
+  const kind = entryOf(game).kind;
+  const full = (path) => `${location.origin}${path}`;
+  $("link-first").value = full(made.links.first);
+  $("link-second").value = full(made.links.second);
+  $("link-watch").value = full(made.url);
+  $("go-first").href = made.links.first;
+  $("go-second").href = made.links.second;
+  $("link-first-label").textContent = `First player (${sideNames(kind)[0]})`;
+  $("link-second-label").textContent = `Second player (${sideNames(kind)[1]})`;
+  $("links").hidden = false;
+  for (const button of document.querySelectorAll("[data-copy]")) {
+    button.addEventListener("click", async () => {
+      const field = $(button.dataset.copy);
+      try {
+        await navigator.clipboard.writeText(field.value);
+        announce("Link copied.");
+      } catch {
+        field.select();
+        announce("Select and copy the link.");
+      }
+    });
+  }
+  announce(`Room ready for ${gameName(game)}: send the second link to your friend.`);
+}
+
+function showCreate() {
+  $("create").hidden = false;
+  for (const entry of R.games) {
+    const option = document.createElement("option");
+    option.value = entry.game;
+    option.textContent = gameName(entry.game);
+    $("game").append(option);
+  }
+  $("create-name").value = savedName();
+  const drawPreview = () => {
+    const entry = entryOf($("game").value);
+    const rules = rulesFor(entry.kind, entry.game, entry.start);
+    $("board").className = `board board-${entry.kind}`;
+    BOARDS[entry.kind].render($("board"), {
+      rules, cells: rules.parse(entry.start), owners: new Map(), values: new Map(),
+      winLine: null, lastMove: null, locked: true, editing: false, playable: false, onPick() {},
+    });
+  };
+  $("game").addEventListener("change", drawPreview);
+  drawPreview();
+  $("create").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    document.body.dataset.state = "busy";
+    localStorage.setItem("solvedb-name", $("create-name").value.trim());
+    const game = $("game").value;
+    const response = await fetch("/api/v1/rooms", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game, hints: $("hints").checked }),
+    });
+    const made = await response.json();
+    document.body.dataset.state = "idle";
+    if (!response.ok) {
+      announce(`Could not create a room: ${made.error}`);
+      return;
+    }
+    showLinks(made, game);
+  });
+  document.body.dataset.state = "idle";
+}
+
+async function main() {
+  initTheme($("theme"));
+  const listed = await (await fetch("/api/v1/games")).json();
+  R.games = listed.games;
+  const q = new URLSearchParams(location.search);
+  if (q.get("room")) join(q.get("room"), q.get("token"));
+  else showCreate();
+}
+
+main();

@@ -1,0 +1,608 @@
+//! Rooms through the server: two WebSocket clients play whole games of
+//! every game kind; the referee refuses what it must and the game goes on;
+//! a reconnect resumes its seat; the leaderboard holds every game, with
+//! the accuracy the oracle gives, across a restart.
+
+mod roomkit;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use roomkit::{Player, Server};
+use serde_json::{Value, json};
+use solvedb_generator::http::rooms::RoomLimits;
+use solvedb_lookup::testkit::Rng;
+use solvedb_lookup::{AnyValue, Error, Game, GameId, Oracle, with_game};
+use solvedb_tests::committed_tables;
+
+/// The legal moves at `position`, by the library's rules.
+fn legal(game: GameId, position: &str) -> Vec<String> {
+    with_game!(game, g => {
+        let p = g.parse(position).unwrap();
+        Ok::<_, Error>(g.moves(p).iter().map(ToString::to_string).collect())
+    })
+    .unwrap()
+}
+
+/// The position after `mv`, and whether the mover moves again.
+fn after(game: GameId, position: &str, mv: &str) -> (String, bool, i32) {
+    with_game!(game, g => {
+        let p = g.parse(position).unwrap();
+        let m = g.parse_move(mv).unwrap();
+        let (next, t) = g.play(p, m);
+        Ok::<_, Error>((g.notation(next), t.same_mover, t.gain))
+    })
+    .unwrap()
+}
+
+/// Whether a move kept the position's value, by the oracle: the same
+/// result class (tic-tac-toe family), no box given away (dots).
+fn kept(oracle: &Oracle, game: GameId, position: &str, mv: &str) -> Option<bool> {
+    let report = oracle.moves(game, position).ok()?;
+    let value = report.moves.iter().find(|m| m.mv == mv)?.value;
+    Some(match (report.value, value) {
+        (AnyValue::Outcome(a), AnyValue::Outcome(b)) => a.wdl == b.wdl,
+        (AnyValue::Margin(a), AnyValue::Margin(b)) => a == b,
+        _ => unreachable!(),
+    })
+}
+
+/// What the test expects of each player's record.
+#[derive(Default, Debug, Clone, Copy, PartialEq)]
+struct Tally {
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    rated: u64,
+    kept: u64,
+}
+
+/// Plays one game in a fresh room between `names` with random moves
+/// (some of them the best move), sending refused messages along the way;
+/// checks every state against the library and adds to `tallies`.
+async fn play_game(
+    server: &Server,
+    oracle: &Oracle,
+    game: GameId,
+    names: [&str; 2],
+    rng: &mut Rng,
+    tallies: &mut HashMap<String, Tally>,
+    refusals: bool,
+) -> Value {
+    let made = server.create(&game.to_string(), false).await;
+    let room = made["room"].as_str().unwrap().to_owned();
+    let tokens = [
+        made["seats"]["first"].as_str().unwrap().to_owned(),
+        made["seats"]["second"].as_str().unwrap().to_owned(),
+    ];
+    assert_eq!(room.len(), 32, "128 bits in hex");
+    assert_ne!(tokens[0], tokens[1]);
+    let mut players = Vec::new();
+    for seat in 0..2 {
+        let p = Player::connect(server.addr, &room, Some(&tokens[seat]), Some(names[seat]))
+            .await
+            .unwrap();
+        players.push(p);
+    }
+    let mut position = with_game!(game, g => Ok::<_, Error>(g.notation(g.start()))).unwrap();
+    let mut to_move = 0usize;
+    let mut points = [0i32; 2];
+    let mut kepts: Vec<(usize, Option<bool>)> = Vec::new();
+    let mut history: Vec<String> = Vec::new();
+    let mut lasts = [Value::Null, Value::Null];
+    loop {
+        let moves = legal(game, &position);
+        if moves.is_empty() {
+            break;
+        }
+        if refusals && rng.below(4) == 0 {
+            let (mover, other) = (to_move, 1 - to_move);
+            // Out of turn.
+            players[other].send_move(&moves[0]).await;
+            let e = players[other].error().await;
+            assert_eq!(e["kind"], "request", "{e}");
+            assert!(
+                e["error"].as_str().unwrap().contains("not your turn"),
+                "{e}"
+            );
+            // Illegal: a move of the notation that is not legal here, or garbage.
+            let taken = history.first().cloned().unwrap_or_else(|| "99".into());
+            players[mover].send_move(&taken).await;
+            let e = players[mover].error().await;
+            assert_eq!(e["kind"], "position", "{e}");
+            // Malformed and oversized.
+            players[mover].send("{\"type\": \"move\", \"move\": ").await;
+            assert_eq!(players[mover].error().await["kind"], "request");
+            players[mover]
+                .send(json!({"type": "chat"}).to_string())
+                .await;
+            assert_eq!(players[mover].error().await["kind"], "request");
+            let big = format!("{{\"type\":\"move\",\"move\":\"{}\"}}", "0".repeat(2000));
+            players[mover].send(big).await;
+            let e = players[mover].error().await;
+            assert!(
+                e["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("longer than the limit"),
+                "{e}"
+            );
+        }
+        let report = oracle.moves(game, &position).ok();
+        let mv = match &report {
+            Some(r) if rng.below(2) == 0 => r.moves[0].mv.clone(),
+            _ => rng.pick(&moves).clone(),
+        };
+        kepts.push((to_move, kept(oracle, game, &position, &mv)));
+        players[to_move].send_move(&mv).await;
+        history.push(mv.clone());
+        let (next, same, gain) = after(game, &position, &mv);
+        points[to_move] += gain;
+        position = next;
+        if !same {
+            to_move = 1 - to_move;
+        }
+        for (p, last) in players.iter_mut().zip(&mut lasts) {
+            let state = p.state_with(history.len()).await;
+            *last = state.clone();
+            assert_eq!(state["position"], position.as_str());
+            assert_eq!(state["history"], json!(history));
+            assert!(
+                state.get("values").is_none(),
+                "no values for players without hints"
+            );
+            if legal(game, &position).is_empty() {
+                assert!(state["to_move"].is_null());
+            } else {
+                assert_eq!(state["to_move"], ["first", "second"][to_move]);
+                assert!(state["result"].is_null());
+            }
+        }
+    }
+    // The end: the winner by the library's own scores.
+    let terminal = with_game!(game, g => Ok::<_, Error>(g.terminal_score(g.parse(&position).unwrap()).unwrap())).unwrap();
+    let net = terminal + points[to_move] - points[1 - to_move];
+    let winner = match net.signum() {
+        1 => Some(to_move),
+        -1 => Some(1 - to_move),
+        _ => None,
+    };
+    for last in &lasts {
+        let expected = winner.map(|s| ["first", "second"][s]);
+        assert_eq!(last["result"]["winner"], json!(expected), "{last}");
+        assert_eq!(last["recorded"], true);
+        let verdicts = last["verdicts"].as_array().unwrap();
+        assert_eq!(verdicts.len(), history.len());
+        for (v, (_, k)) in verdicts.iter().zip(&kepts) {
+            assert_eq!(v["kept"], json!(k), "{v}");
+        }
+    }
+    // Moves after the end are refused.
+    players[0].send_move(&history[0]).await;
+    assert_eq!(players[0].error().await["kind"], "position");
+    let [last, _] = lasts;
+    for (seat, name) in names.iter().enumerate() {
+        let t = tallies.entry((*name).to_owned()).or_default();
+        t.games += 1;
+        match winner {
+            None => t.draws += 1,
+            Some(w) if w == seat => t.wins += 1,
+            Some(_) => t.losses += 1,
+        }
+        for (s, k) in &kepts {
+            if *s == seat
+                && let Some(k) = k
+            {
+                t.rated += 1;
+                t.kept += u64::from(*k);
+            }
+        }
+    }
+    last
+}
+
+/// The leaderboard of `game` as the server gives it.
+async fn leaderboard(server: &Server, game: &str) -> HashMap<String, Tally> {
+    let (status, board) = server
+        .get(&format!("/api/v1/leaderboard?game={game}&per_page=100"))
+        .await;
+    assert_eq!(status, 200, "{board}");
+    assert_eq!(board["pages"], 1);
+    board["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let t = Tally {
+                games: e["games"].as_u64().unwrap(),
+                wins: e["wins"].as_u64().unwrap(),
+                draws: e["draws"].as_u64().unwrap(),
+                losses: e["losses"].as_u64().unwrap(),
+                rated: e["moves"].as_u64().unwrap(),
+                kept: 0,
+            };
+            let kept = e["accuracy"]
+                .as_f64()
+                .map_or(0, |a| (a * t.rated as f64).round() as u64);
+            (e["name"].as_str().unwrap().to_owned(), Tally { kept, ..t })
+        })
+        .collect()
+}
+
+/// The games a room can host in this build, among those tested.
+fn games() -> Vec<GameId> {
+    ["tictactoe", "tictactoe:4x4", "cube", "dots:2x2", "dots:1x3"]
+        .iter()
+        .map(|g| g.parse().unwrap())
+        .filter(|&g| with_game!(g, g => Ok::<_, Error>(g.start() == g.start())).is_ok())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn whole_games_of_every_game_refereed_and_recorded_across_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let mut rng = Rng::new(11);
+    let mut expected: HashMap<GameId, HashMap<String, Tally>> = HashMap::new();
+    let server = Server::start(Some(data.path()), RoomLimits::default()).await;
+    let list = games();
+    assert!(list.len() >= 4, "{list:?}");
+    for &game in &list {
+        let tallies = expected.entry(game).or_default();
+        for round in 0..3 {
+            let names = if round % 2 == 0 {
+                ["ann", "bob"]
+            } else {
+                ["bob", "ann"]
+            };
+            play_game(&server, &oracle, game, names, &mut rng, tallies, round < 2).await;
+        }
+    }
+    // Concurrent rooms write the database at once.
+    let dots: GameId = "dots:2x2".parse().unwrap();
+    let tallies = expected.entry(dots).or_default();
+    let mut handles = Vec::new();
+    for k in 0..4u64 {
+        let addr = server.addr;
+        handles.push(tokio::spawn(async move {
+            let server = Server::at(addr);
+            let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+            let mut rng = Rng::new(100 + k);
+            let mut tallies = HashMap::new();
+            play_game(
+                &server,
+                &oracle,
+                dots,
+                ["cy", "dee"],
+                &mut rng,
+                &mut tallies,
+                false,
+            )
+            .await;
+            tallies
+        }));
+    }
+    for h in handles {
+        for (name, t) in h.await.unwrap() {
+            let sum = tallies.entry(name).or_default();
+            sum.games += t.games;
+            sum.wins += t.wins;
+            sum.draws += t.draws;
+            sum.losses += t.losses;
+            sum.rated += t.rated;
+            sum.kept += t.kept;
+        }
+    }
+    for (&game, tallies) in &expected {
+        assert_eq!(
+            &leaderboard(&server, &game.to_string()).await,
+            tallies,
+            "{game}"
+        );
+    }
+    server.stop().await;
+
+    // A new server on the same data directory: everything is still there.
+    let server = Server::start(Some(data.path()), RoomLimits::default()).await;
+    for (&game, tallies) in &expected {
+        assert_eq!(
+            &leaderboard(&server, &game.to_string()).await,
+            tallies,
+            "{game} after a restart"
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_computer_is_replayed_judged_and_recorded() {
+    let server = Server::start(None, RoomLimits::default()).await;
+    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    // X (a person, random moves) against the perfect level (its best
+    // moves from the oracle).
+    let game = GameId::TicTacToe;
+    let mut position = with_game!(game, g => Ok::<_, Error>(g.notation(g.start()))).unwrap();
+    let mut moves = Vec::new();
+    let mut person_kept = (0u64, 0u64);
+    let mut rng = Rng::new(5);
+    while !legal(game, &position).is_empty() {
+        let mv = if moves.len() % 2 == 0 {
+            let legal = legal(game, &position);
+            rng.pick(&legal).clone()
+        } else {
+            oracle.best_move(game, &position).unwrap().unwrap().mv
+        };
+        if moves.len() % 2 == 0 {
+            person_kept.0 += 1;
+            person_kept.1 += u64::from(kept(&oracle, game, &position, &mv).unwrap());
+        }
+        position = after(game, &position, &mv).0;
+        moves.push(mv);
+    }
+    let body = json!({"game": "tictactoe", "moves": moves, "players": {"first": "eve", "second": "computer (perfect)"}});
+    let (status, answer) = server.post("/api/v1/games", &body).await;
+    assert_eq!(status, 201, "{answer}");
+    assert_ne!(
+        answer["result"]["winner"], "first",
+        "the perfect level never loses"
+    );
+    let board = leaderboard(&server, "tictactoe").await;
+    assert_eq!((board["eve"].rated, board["eve"].kept), person_kept);
+    assert_eq!(
+        board["computer (perfect)"].kept,
+        board["computer (perfect)"].rated
+    );
+    // Refused: unfinished, illegal, malformed, unknown fields, too long.
+    for (body, kind) in [
+        (json!({"game": "tictactoe", "moves": ["4"]}), "request"),
+        (
+            json!({"game": "tictactoe", "moves": ["4", "4"]}),
+            "position",
+        ),
+        (json!({"game": "tictactoe", "moves": "4 0"}), "request"),
+        (json!({"game": "chess", "moves": []}), "unsupported"),
+        (
+            json!({"game": "tictactoe", "moves": [], "cheat": true}),
+            "request",
+        ),
+        (
+            json!({"game": "tictactoe", "moves": vec!["0"; 300]}),
+            "request",
+        ),
+    ] {
+        let (status, e) = server.post("/api/v1/games", &body).await;
+        assert_eq!(
+            (status, e["kind"].as_str()),
+            (400, Some(kind)),
+            "{body}: {e}"
+        );
+    }
+    let (status, e) = server.post_raw("/api/v1/games", b"{not json").await;
+    assert_eq!((status, e["kind"].as_str()), (400, Some("request")));
+    let (status, e) = server.post_raw("/api/v1/rooms", &vec![b' '; 10_000]).await;
+    assert_eq!(
+        (status, e["kind"].as_str()),
+        (400, Some("request")),
+        "a body over the limit"
+    );
+    assert_eq!(
+        server.get("/api/v1/leaderboard?game=tictactoe").await.1["entries"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seats_reconnects_spectators_hints_and_limits() {
+    let limits = RoomLimits {
+        rooms: 3,
+        connections: 4,
+        burst: 5,
+        per_second: 1.0,
+        ..RoomLimits::default()
+    };
+    let server = Server::start(None, limits).await;
+    let made = server.create("tictactoe", false).await;
+    let room = made["room"].as_str().unwrap();
+    let first = made["seats"]["first"].as_str().unwrap();
+    let second = made["seats"]["second"].as_str().unwrap();
+
+    // Unknown room, wrong token, not a WebSocket.
+    assert_eq!(
+        Player::connect(server.addr, "00", Some(first), None)
+            .await
+            .err(),
+        Some(400)
+    );
+    let forged = "0".repeat(32);
+    assert_eq!(
+        Player::connect(server.addr, room, Some(&forged), None)
+            .await
+            .err(),
+        Some(400)
+    );
+    let (status, e) = server.get(&format!("/api/v1/rooms/{room}/ws")).await;
+    assert_eq!((status, e["kind"].as_str()), (400, Some("request")));
+
+    let mut x = Player::connect(server.addr, room, Some(first), Some("xena"))
+        .await
+        .unwrap();
+    let state = x.state_with(0).await;
+    assert_eq!(state["you"], "first");
+    assert_eq!(state["to_move"], "first");
+    assert_eq!(state["players"]["first"]["name"], "xena");
+    x.send_move("4").await;
+    x.state_with(1).await;
+    // The first player leaves and comes back: the seat and the game resume.
+    drop(x);
+    let mut o = Player::connect(server.addr, room, Some(second), Some("otto"))
+        .await
+        .unwrap();
+    let state = o.state_with(1).await;
+    assert_eq!(state["you"], "second");
+    let mut x = Player::connect(server.addr, room, Some(first), None)
+        .await
+        .unwrap();
+    let state = x.state_with(1).await;
+    assert_eq!(
+        (state["you"].as_str(), state["history"].clone()),
+        (Some("first"), json!(["4"]))
+    );
+    assert_eq!(
+        state["players"]["first"]["name"], "xena",
+        "the name is kept"
+    );
+    // A spectator sees the values; the players of a room without hints do not.
+    let mut watcher = Player::connect(server.addr, room, None, None)
+        .await
+        .unwrap();
+    let state = watcher.state_with(1).await;
+    assert_eq!(state["you"], "spectator");
+    assert_eq!(state["values"]["position"], state["position"]);
+    assert_eq!(state["values"]["moves"].as_array().unwrap().len(), 8);
+    watcher.send_move("0").await;
+    assert!(
+        watcher.error().await["error"]
+            .as_str()
+            .unwrap()
+            .contains("spectators")
+    );
+    o.send_move("0").await;
+    let state = x.state_with(2).await;
+    assert!(state.get("values").is_none());
+
+    // Connections per room: 4 (x, o, watcher and one more).
+    let _fourth = Player::connect(server.addr, room, None, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        Player::connect(server.addr, room, None, None).await.err(),
+        Some(503)
+    );
+
+    // The rate: a burst of 5, then 1 a second; the game goes on.
+    for _ in 0..8 {
+        x.send("[]").await;
+    }
+    let mut kinds = Vec::new();
+    for _ in 0..8 {
+        kinds.push(x.error().await["kind"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "request").count(),
+        5,
+        "{kinds:?}"
+    );
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "budget").count(),
+        3,
+        "{kinds:?}"
+    );
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    x.send_move("8").await;
+    assert_eq!(o.state_with(3).await["to_move"], "second");
+
+    // A frame over the protocol's limit closes that connection only.
+    drop(_fourth);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut big = Player::connect(server.addr, room, Some(second), None)
+        .await
+        .unwrap();
+    big.send("x".repeat(limits.frame_bytes + 1)).await;
+    while big.next().await.is_some() {}
+    o.send_move("2").await;
+    assert_eq!(x.state_with(4).await["position"], "O.O/.X./..X");
+
+    // A room with hints shows the players its values.
+    let hinted = server.create("tictactoe", true).await;
+    let mut h = Player::connect(
+        server.addr,
+        hinted["room"].as_str().unwrap(),
+        hinted["seats"]["first"].as_str(),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        h.state_with(0).await["values"]["moves"]
+            .as_array()
+            .unwrap()
+            .len(),
+        9
+    );
+
+    // Rooms: at most 3 open.
+    server.create("cube", false).await;
+    let (status, e) = server.post("/api/v1/rooms", &json!({"game": "cube"})).await;
+    assert_eq!((status, e["kind"].as_str()), (503, Some("budget")));
+    // Bad creations.
+    for body in [
+        json!({"game": "chess"}),
+        json!({"game": "tictactoe", "position": "XXX/OO./..."}),
+        json!({"game": "tictactoe", "position": "XX"}),
+        json!({"game": "tictactoe", "hints": "yes"}),
+        json!({"game": "tictactoe", "colour": "red"}),
+        json!([1, 2]),
+    ] {
+        let (status, e) = server.post("/api/v1/rooms", &body).await;
+        assert_eq!(status, 400, "{body}: {e}");
+    }
+    drop((x, o, watcher, h));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_room_expires() {
+    let limits = RoomLimits {
+        idle: Duration::from_millis(300),
+        ..RoomLimits::default()
+    };
+    let server = Server::start(None, limits).await;
+    let made = server.create("tictactoe", false).await;
+    let room = made["room"].as_str().unwrap();
+    let mut x = Player::connect(server.addr, room, made["seats"]["first"].as_str(), None)
+        .await
+        .unwrap();
+    x.state_with(0).await;
+    // No message in time: the server closes the socket and the room.
+    while x.next().await.is_some() {}
+    assert_eq!(
+        Player::connect(server.addr, room, None, None).await.err(),
+        Some(400)
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_without_a_table_is_refereed_while_its_values_are_searched() {
+    // dots:3x4 has no committed table: every position's values are a
+    // live search (3 s at most), which must not hold up the move itself.
+    let game: GameId = "dots:3x4".parse().unwrap();
+    assert!(!committed_tables().join(game.table_file_name()).exists());
+    let server = Server::start(None, RoomLimits::default()).await;
+    let made = server.create("dots:3x4", true).await;
+    let room = made["room"].as_str().unwrap();
+    let mut a = Player::connect(server.addr, room, made["seats"]["first"].as_str(), None)
+        .await
+        .unwrap();
+    let mut b = Player::connect(server.addr, room, made["seats"]["second"].as_str(), None)
+        .await
+        .unwrap();
+    a.send_move("h0,0").await;
+    let first = b.state_with(1).await;
+    assert_eq!(first["to_move"], "second");
+    assert!(
+        first["values"].is_null(),
+        "the move comes before its values: {first}"
+    );
+    b.send_move("h3,3").await;
+    assert_eq!(a.state_with(2).await["history"], json!(["h0,0", "h3,3"]));
+    b.send_move("v0,0").await;
+    assert_eq!(b.error().await["kind"], "request", "not b's turn");
+    drop((a, b));
+    server.stop().await;
+}
