@@ -7,90 +7,16 @@
 //! says what it checks. Screenshots of every board in every theme, at
 //! desktop and phone widths, go to `target/screenshots/`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
-use serde_json::{Value, json};
+use fantoccini::{Client, Locator};
+use serde_json::Value;
 use solvedb_generator::http::{self, AppState, Limits};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{AnyValue, GameId, Oracle};
 use solvedb_tests::committed_tables;
-
-/// Kills chromedriver (and with it the browser) however the test ends.
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn find_program(names: &[&str]) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
-        .find(|p| p.is_file())
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-async fn start_driver(profile: &Path) -> (Driver, Client) {
-    let chromedriver = find_program(&["chromedriver"]).expect(
-        "chromedriver is not installed: the browser tests need the Debian packages \
-         `chromium` and `chromium-driver` (apt-get install -y chromium chromium-driver; \
-         .ci/run installs them)",
-    );
-    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]).expect(
-        "chromium is not installed: the browser tests need the Debian packages \
-         `chromium` and `chromium-driver` (apt-get install -y chromium chromium-driver)",
-    );
-    let port = free_port();
-    let child = Command::new(&chromedriver)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("starting {}: {e}", chromedriver.display()));
-    let driver = Driver(child);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "chromedriver did not listen on {port}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": chromium,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                "--hide-scrollbars", "--force-device-scale-factor=1",
-                format!("--user-data-dir={}", profile.display()),
-            ],
-        }),
-    );
-    let client = ClientBuilder::new(HttpConnector::new())
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .expect("a WebDriver session with headless Chromium");
-    (driver, client)
-}
+use solvedb_tests::webdriver::Driver;
 
 /// The browser and the server of the run.
 struct Page {
@@ -286,7 +212,8 @@ async fn run() {
         std::future::pending(),
     ));
     let profile = tempfile::tempdir().unwrap();
-    let (_driver, c) = start_driver(profile.path()).await;
+    let driver = Driver::start().await;
+    let c = driver.session(profile.path()).await;
     c.set_window_size(1200, 900).await.unwrap();
     let page = Page {
         c,
