@@ -49,7 +49,18 @@ use crate::format::{
 };
 use crate::game::{ExactSolver, Game, Limits, Tabled, check_notation_length};
 use crate::games::check_reachable;
+use crate::games::stones::{Layout, least_image};
 use crate::value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
+
+/// How the cube is written.
+const LAYOUT: Layout = Layout {
+    game: "cube",
+    cells: CELLS,
+    row: 3,
+    layer: 9,
+    expected: "'X', 'O', '.' (one '/' between rows, one or two between layers)",
+    moves: "cube moves are cells 0-26, x + 3y + 9z",
+};
 
 /// Cells on the board.
 pub const CELLS: usize = 27;
@@ -528,64 +539,13 @@ impl Game for Cube {
         if text.starts_with(|c: char| c.is_ascii_digit()) {
             return self.play_from_start(text);
         }
-        let (mut x, mut o, mut cells) = (0u32, 0u32, 0usize);
-        let mut slashes = 0;
-        for (at, ch) in text.char_indices() {
-            let bit = 1u32.checked_shl(cells as u32).unwrap_or(0);
-            match ch {
-                'X' => x |= bit,
-                'O' => o |= bit,
-                '.' => {}
-                // One `/` between rows; one or two between layers.
-                '/' if cells > 0
-                    && cells % 3 == 0
-                    && cells < CELLS
-                    && slashes < if cells % 9 == 0 { 2 } else { 1 } =>
-                {
-                    slashes += 1;
-                    continue;
-                }
-                _ => {
-                    return Err(PositionError::Character {
-                        found: ch,
-                        at,
-                        expected: "'X', 'O', '.' (one '/' between rows, one or two between layers)",
-                    });
-                }
-            }
-            slashes = 0;
-            cells += 1;
-        }
-        if cells != CELLS {
-            return Err(PositionError::Length {
-                game: "cube",
-                unit: "cells",
-                expected: CELLS,
-                found: cells,
-            });
-        }
+        let (x, o) = LAYOUT.parse_cells(text)?;
         check_reachable(x, o, has_line)?;
         Ok(CubeBoard { x, o })
     }
 
     fn notation(&self, board: CubeBoard) -> String {
-        let mut text = String::with_capacity(CELLS + 10);
-        for c in 0..CELLS {
-            if c > 0 && c % 9 == 0 {
-                text.push_str("//");
-            } else if c > 0 && c % 3 == 0 {
-                text.push('/');
-            }
-            let bit = 1 << c;
-            text.push(if board.x & bit != 0 {
-                'X'
-            } else if board.o & bit != 0 {
-                'O'
-            } else {
-                '.'
-            });
-        }
-        text
+        LAYOUT.write_cells(board.x, board.o)
     }
 
     /// The three layers side by side, z = 0 on the left, each row by row
@@ -618,14 +578,7 @@ impl Game for Cube {
     }
 
     fn parse_move(&self, text: &str) -> Result<CubeCell, PositionError> {
-        text.trim()
-            .parse::<u8>()
-            .ok()
-            .and_then(CubeCell::new)
-            .ok_or_else(|| PositionError::BadMove {
-                input: text.to_owned(),
-                reason: "cube moves are cells 0-26, x + 3y + 9z".into(),
-            })
+        Ok(CubeCell(LAYOUT.parse_cell(text)?))
     }
 
     fn moves(&self, board: CubeBoard) -> Vec<CubeCell> {
@@ -678,18 +631,8 @@ impl Game for Cube {
     }
 
     fn canonical(&self, board: CubeBoard) -> CubeBoard {
-        let mut best = board;
-        for s in 1..SYMMETRY_COUNT {
-            let x = image(s, board.x);
-            if x > best.x {
-                continue;
-            }
-            let o = image(s, board.o);
-            if x < best.x || o < best.o {
-                best = CubeBoard { x, o };
-            }
-        }
-        best
+        let (x, o) = least_image(board.x, board.o, SYMMETRY_COUNT, image);
+        CubeBoard { x, o }
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod cube;
 pub mod dots;
+pub(crate) mod stones;
 pub mod tictactoe;
 pub mod tictactoe_4x4;
 

@@ -21,8 +21,19 @@ use crate::format::{
     GameId, IndexScheme, TableError, ValueEncoding, decode_outcome, encode_outcome,
 };
 use crate::game::{Game, Tabled, check_notation_length};
+use crate::games::stones::Layout;
 use crate::games::{check_reachable, grid_picture};
 use crate::value::{Outcome, Score, Transition, WIN_SCORE};
+
+/// How the board is written.
+const LAYOUT: Layout = Layout {
+    game: "tic-tac-toe",
+    cells: CELLS,
+    row: 3,
+    layer: CELLS,
+    expected: "'X', 'O', '.' (and '/' between rows)",
+    moves: "tic-tac-toe moves are cells 0-8, row by row",
+};
 
 const CELLS: usize = 9;
 const FULL: u16 = (1 << CELLS) - 1;
@@ -193,52 +204,17 @@ impl Game for TicTacToe {
         if text.starts_with(|c: char| c.is_ascii_digit()) {
             return self.play_from_start(text);
         }
-        let (mut x, mut o, mut cells) = (0u16, 0u16, 0usize);
-        for (at, ch) in text.char_indices() {
-            let bit = 1u16.checked_shl(cells as u32).unwrap_or(0);
-            match ch {
-                'X' => x |= bit,
-                'O' => o |= bit,
-                '.' => {}
-                '/' if cells > 0 && cells % 3 == 0 && cells < CELLS => continue,
-                _ => {
-                    return Err(PositionError::Character {
-                        found: ch,
-                        at,
-                        expected: "'X', 'O', '.' (and '/' between rows)",
-                    });
-                }
-            }
-            cells += 1;
-        }
-        if cells != CELLS {
-            return Err(PositionError::Length {
-                game: "tic-tac-toe",
-                unit: "cells",
-                expected: CELLS,
-                found: cells,
-            });
-        }
-        check_reachable(u32::from(x), u32::from(o), |m| has_line(m as u16))?;
-        Ok(Board { x, o })
+        let (x, o) = LAYOUT.parse_cells(text)?;
+        check_reachable(x, o, |m| has_line(m as u16))?;
+        // Nine cells: both masks fit 16 bits.
+        Ok(Board {
+            x: x as u16,
+            o: o as u16,
+        })
     }
 
     fn notation(&self, board: Board) -> String {
-        let mut text = String::with_capacity(11);
-        for cell in 0..CELLS {
-            if cell > 0 && cell % 3 == 0 {
-                text.push('/');
-            }
-            let bit = 1 << cell;
-            text.push(if board.x & bit != 0 {
-                'X'
-            } else if board.o & bit != 0 {
-                'O'
-            } else {
-                '.'
-            });
-        }
-        text
+        LAYOUT.write_cells(u32::from(board.x), u32::from(board.o))
     }
 
     /// The grid, each empty cell showing its move number:
@@ -256,15 +232,7 @@ impl Game for TicTacToe {
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell, PositionError> {
-        check_notation_length(text)?;
-        text.trim()
-            .parse::<u8>()
-            .ok()
-            .and_then(Cell::new)
-            .ok_or_else(|| PositionError::BadMove {
-                input: text.to_owned(),
-                reason: "tic-tac-toe moves are cells 0-8, row by row".into(),
-            })
+        Ok(Cell(LAYOUT.parse_cell(text)?))
     }
 
     fn moves(&self, board: Board) -> Vec<Cell> {

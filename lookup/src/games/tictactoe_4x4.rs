@@ -51,8 +51,19 @@ use crate::format::{
     GameId, IndexScheme, TableError, ValueEncoding, decode_outcome, encode_outcome,
 };
 use crate::game::{Game, Tabled, check_notation_length};
+use crate::games::stones::{Layout, least_image};
 use crate::games::{check_reachable, grid_picture};
 use crate::value::{Outcome, Score, Transition, WIN_SCORE};
+
+/// How the board is written.
+const LAYOUT: Layout = Layout {
+    game: "4x4 tic-tac-toe",
+    cells: CELLS,
+    row: SIDE,
+    layer: CELLS,
+    expected: "'X', 'O', '.' (and '/' between rows)",
+    moves: "4x4 tic-tac-toe moves are cells 0-15, row by row",
+};
 
 /// Cells on the board.
 pub const CELLS: usize = 16;
@@ -277,51 +288,13 @@ impl Game for TicTacToe4x4 {
         if text.starts_with(|c: char| c.is_ascii_digit()) {
             return self.play_from_start(text);
         }
-        let (mut x, mut o, mut cells) = (0u16, 0u16, 0usize);
-        for (at, ch) in text.char_indices() {
-            let bit = 1u16.checked_shl(cells as u32).unwrap_or(0);
-            match ch {
-                'X' => x |= bit,
-                'O' => o |= bit,
-                '.' => {}
-                '/' if cells > 0 && cells % SIDE == 0 && cells < CELLS => continue,
-                _ => {
-                    return Err(PositionError::Character {
-                        found: ch,
-                        at,
-                        expected: "'X', 'O', '.' (and '/' between rows)",
-                    });
-                }
-            }
-            cells += 1;
-        }
-        if cells != CELLS {
-            return Err(PositionError::Length {
-                game: "4x4 tic-tac-toe",
-                unit: "cells",
-                expected: CELLS,
-                found: cells,
-            });
-        }
-        self.board(x, o)
+        let (x, o) = LAYOUT.parse_cells(text)?;
+        // Sixteen cells: both masks fit 16 bits.
+        self.board(x as u16, o as u16)
     }
 
     fn notation(&self, board: Board4x4) -> String {
-        let mut text = String::with_capacity(CELLS + SIDE - 1);
-        for cell in 0..CELLS {
-            if cell > 0 && cell % SIDE == 0 {
-                text.push('/');
-            }
-            let bit = 1 << cell;
-            text.push(if board.x & bit != 0 {
-                'X'
-            } else if board.o & bit != 0 {
-                'O'
-            } else {
-                '.'
-            });
-        }
-        text
+        LAYOUT.write_cells(u32::from(board.x), u32::from(board.o))
     }
 
     /// The grid, each empty cell showing its move number:
@@ -341,15 +314,7 @@ impl Game for TicTacToe4x4 {
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell4x4, PositionError> {
-        check_notation_length(text)?;
-        text.trim()
-            .parse::<u8>()
-            .ok()
-            .and_then(Cell4x4::new)
-            .ok_or_else(|| PositionError::BadMove {
-                input: text.to_owned(),
-                reason: "4x4 tic-tac-toe moves are cells 0-15, row by row".into(),
-            })
+        Ok(Cell4x4(LAYOUT.parse_cell(text)?))
     }
 
     fn moves(&self, board: Board4x4) -> Vec<Cell4x4> {
@@ -421,18 +386,8 @@ impl Game for TicTacToe4x4 {
     /// The least image, comparing X's masks first: O's mask is only mapped
     /// where X's image does not already lose.
     fn canonical(&self, board: Board4x4) -> Board4x4 {
-        let mut best = board;
-        for s in 1..SYMMETRY_COUNT {
-            let x = image(s, board.x);
-            if x > best.x {
-                continue;
-            }
-            let o = image(s, board.o);
-            if x < best.x || o < best.o {
-                best = Board4x4 { x, o };
-            }
-        }
-        best
+        let (x, o) = least_image(board.x, board.o, SYMMETRY_COUNT, image);
+        Board4x4 { x, o }
     }
 }
 
