@@ -86,6 +86,7 @@ pub fn decode_margin(entry: u8) -> Score {
 ///
 /// If the margin does not fit `remaining` (more than it, or the other
 /// parity) or `remaining > 253`: the writer's bugs.
+#[inline]
 pub fn encode_boxes_won(margin: Score, remaining: u32) -> u8 {
     let remaining = remaining as Score;
     assert!(

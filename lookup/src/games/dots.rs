@@ -463,6 +463,29 @@ impl EdgeSymmetries {
     }
 }
 
+/// Which boxes have their top, bottom, left and right side drawn, one bit
+/// vector (bit `r·cols + c`) per side: [`CaptureMasks::sides`]. Each bit is
+/// one edge's, so the sides of `a | b` are the sides of `a` or'd with those
+/// of `b`, which lets a pass over many masks that share most of their edges
+/// compute the shared part once.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoxSides(pub [u64; 4]);
+
+impl BoxSides {
+    /// The sides drawn in either.
+    #[inline]
+    pub fn or(self, other: BoxSides) -> BoxSides {
+        BoxSides(std::array::from_fn(|i| self.0[i] | other.0[i]))
+    }
+
+    /// The boxes with all four sides drawn.
+    #[inline]
+    pub fn completed(self) -> u32 {
+        let [top, bottom, left, right] = self.0;
+        (top & bottom & left & right).count_ones()
+    }
+}
+
 /// The four-edge mask of every box and the boxes beside every edge, for
 /// the free-capture rule ([`Dots::free_capture`]). Built by
 /// [`Dots::shared_captures`].
@@ -511,13 +534,20 @@ impl CaptureMasks {
 
     /// The boxes (bit `r·cols + c`) that can be taken by a free capture in
     /// `mask`: three sides drawn, and the box across the fourth side absent
-    /// or without exactly two sides. Bit-parallel over all boxes: each
-    /// box's top, bottom, left and right side is one bit vector in box
-    /// order, and their sum is counted bit-sliced.
+    /// or without exactly two sides.
     #[inline]
     pub fn free_boxes(&self, mask: u64) -> u64 {
+        self.free_boxes_of(self.sides(mask))
+    }
+
+    /// [`CaptureMasks::free_boxes`] from the position's [`BoxSides`].
+    /// Bit-parallel over all boxes: each box's top, bottom, left and right
+    /// side is one bit vector in box order, and their sum is counted
+    /// bit-sliced.
+    #[inline]
+    pub fn free_boxes_of(&self, sides: BoxSides) -> u64 {
         let (cols, all) = (self.cols, self.all_boxes);
-        let [top, bottom, left, right] = self.sides(mask);
+        let BoxSides([top, bottom, left, right]) = sides;
         // Bit-sliced count of four sides: `odd` is its low bit, and exactly
         // one of the three carries is set when the count is 2 or 3 (never
         // two of them: `top & bottom` and `(top ^ bottom) & ...` exclude
@@ -536,9 +566,9 @@ impl CaptureMasks {
     }
 
     /// Which boxes (bit `r·cols + c`) have their top, bottom, left and
-    /// right side drawn in `mask`, one bit vector per side.
+    /// right side drawn in `mask`.
     #[inline]
-    fn sides(&self, mask: u64) -> [u64; 4] {
+    pub fn sides(&self, mask: u64) -> BoxSides {
         let (cols, all) = (self.cols, self.all_boxes);
         // Top sides are edges 0..boxes in box order, bottoms one row on.
         let top = mask & all;
@@ -550,14 +580,13 @@ impl CaptureMasks {
             left |= (row & row_mask) << (r as u32 * cols);
             right |= (row >> 1 & row_mask) << (r as u32 * cols);
         }
-        [top, bottom, left, right]
+        BoxSides([top, bottom, left, right])
     }
 
     /// The number of boxes with all four sides drawn in `mask`.
     #[inline]
     pub fn completed_boxes(&self, mask: u64) -> u32 {
-        let [top, bottom, left, right] = self.sides(mask);
-        (top & bottom & left & right).count_ones()
+        self.sides(mask).completed()
     }
 
     /// [`Dots::free_capture`] with these masks.

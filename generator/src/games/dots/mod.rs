@@ -23,6 +23,7 @@ use crate::bench::{BenchOptions, median, per_item};
 use crate::build::Buildable;
 use crate::build::{Solution, default_level, encode_solution};
 use crate::games::GeneratorGame;
+use retrograde::InRun;
 
 impl Buildable for Dots {
     /// Dense tables are big (2^31 slots for 3x4): 64 KiB blocks keep the
@@ -108,6 +109,10 @@ fn quiet_position(rng: &mut Rng, board: Dots, drawn: u32) -> u64 {
     mask
 }
 
+/// The largest board the plain baseline runs on in the bench (3x3: 2^24
+/// positions, seconds; 3x4's 2^31 would take minutes).
+const PLAIN_BASELINE_EDGES: u32 = 24;
+
 /// Sequential read bandwidth of this machine with every core, in bytes per
 /// second: the bound a retrograde pass over a dense table runs into.
 fn read_bandwidth(bytes: usize, rounds: u32) -> f64 {
@@ -150,34 +155,69 @@ pub fn run(board: Dots, options: &BenchOptions, out: &mut dyn Write) -> Result<(
         board.edges(),
         board.slots()
     )?;
-    let (mut plain_times, mut our_times) = (Vec::new(), Vec::new());
+    // The plain baseline reads every child through the rules on one
+    // thread: minutes on 3x4, so it runs on boards of at most 24 edges.
+    let plain = (board.edges() <= PLAIN_BASELINE_EDGES).then(|| {
+        let mut times = Vec::new();
+        let mut values = Vec::new();
+        for _ in 0..rounds {
+            let started = Instant::now();
+            values = plain_dots_values(board);
+            times.push(started.elapsed());
+        }
+        (median(times), values)
+    });
+    let (mut old_times, mut new_times) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         let started = Instant::now();
-        let plain = plain_dots_values(board);
-        plain_times.push(started.elapsed());
+        let old = retrograde::solve_values_with(board, InRun::Recursive);
+        old_times.push(started.elapsed());
         let started = Instant::now();
-        let ours = retrograde::solve_values(board);
-        our_times.push(started.elapsed());
-        if plain != ours {
-            bail!("the retrograde pass and the plain baseline disagree");
+        let new = retrograde::solve_values_with(board, InRun::Unrolled);
+        new_times.push(started.elapsed());
+        if old != new || plain.as_ref().is_some_and(|(_, plain)| *plain != new) {
+            bail!("the retrograde passes and the plain baseline disagree");
         }
     }
-    let (plain, ours) = (median(plain_times), median(our_times));
+    let (old, ours) = (median(old_times), median(new_times));
     let traffic = retrograde::streamed_bytes(board) as f64;
     let bandwidth = read_bandwidth((board.slots() as usize).clamp(1 << 26, 1 << 30), rounds);
+    let threads = rayon::current_num_threads();
+    let rate = |t: std::time::Duration| positions / t.as_secs_f64() / 1e6;
+    match &plain {
+        Some((plain, _)) => writeln!(
+            out,
+            "{:<56}{:>9.3} s  {:>8.1} M positions/s",
+            "plain baseline (1 thread, reads every child):",
+            plain.as_secs_f64(),
+            rate(*plain)
+        )?,
+        None => writeln!(
+            out,
+            "plain baseline: not run on boards of more than {PLAIN_BASELINE_EDGES} edges"
+        )?,
+    }
     writeln!(
         out,
-        "plain baseline (1 thread, reads every child): {:>9.3} s  {:>8.1} M positions/s",
-        plain.as_secs_f64(),
-        positions / plain.as_secs_f64() / 1e6
+        "{:<56}{:>9.3} s  {:>8.1} M positions/s",
+        format!("retrograde pass before ({threads} threads, recursive in runs):"),
+        old.as_secs_f64(),
+        rate(old)
     )?;
     writeln!(
         out,
-        "retrograde pass ({} threads, chunked):       {:>9.3} s  {:>8.1} M positions/s  ({:.2}x the baseline)",
-        rayon::current_num_threads(),
+        "{:<56}{:>9.3} s  {:>8.1} M positions/s  ({:.2}x the pass before{})",
+        format!("retrograde pass now ({threads} threads, unrolled in runs):"),
         ours.as_secs_f64(),
-        positions / ours.as_secs_f64() / 1e6,
-        plain.as_secs_f64() / ours.as_secs_f64()
+        rate(ours),
+        old.as_secs_f64() / ours.as_secs_f64(),
+        match &plain {
+            Some((plain, _)) => format!(
+                ", {:.2}x the baseline",
+                plain.as_secs_f64() / ours.as_secs_f64()
+            ),
+            None => String::new(),
+        }
     )?;
     writeln!(
         out,
@@ -192,7 +232,7 @@ pub fn run(board: Dots, options: &BenchOptions, out: &mut dyn Write) -> Result<(
     // The table coding: format version 1's (every canonical position a
     // margin byte, zstd level 19) against don't-care entries and boxes-won
     // bytes at the default level, on the same solve.
-    let values = retrograde::solve_values(board);
+    let mut values = retrograde::solve_values(board);
     let old_entries = version_1_entries(board, &values);
     let canonical = old_entries.iter().filter(|&&e| e != 0).count() as u64;
     let old_header = Header {
@@ -204,7 +244,20 @@ pub fn run(board: Dots, options: &BenchOptions, out: &mut dyn Write) -> Result<(
         block_entries: Dots::BLOCK_ENTRIES,
         generator: "version 1 coding, for the bench".into(),
     };
-    let new_solution = retrograde::solve(board);
+    // The rest of the build after the pass: clearing the non-canonical and
+    // don't-care entries and recoding the kept ones.
+    let started = Instant::now();
+    let (layers, stored) = retrograde::keep_canonical(board, &mut values);
+    writeln!(
+        out,
+        "canonical and don't-care pass (once): {:.3} s",
+        started.elapsed().as_secs_f64()
+    )?;
+    let new_solution = Solution {
+        layers,
+        entries: values,
+        stored,
+    };
     let level = default_level(board.slots());
     let coding_rounds = rounds.min(3);
     let (mut old_times, mut new_times) = (Vec::new(), Vec::new());
@@ -233,7 +286,7 @@ pub fn run(board: Dots, options: &BenchOptions, out: &mut dyn Write) -> Result<(
         median(new_times).as_secs_f64(),
         old_bytes.len() as f64 / bytes.len() as f64
     )?;
-    drop((values, old_entries, new_solution));
+    drop((old_entries, new_solution));
 
     // Probe latency: the table in memory against live search, and the new
     // coding's probe against the old one's on the same positions.
@@ -271,15 +324,22 @@ pub fn run(board: Dots, options: &BenchOptions, out: &mut dyn Write) -> Result<(
         .iter()
         .filter(|p| board.free_capture(p.0).is_some())
         .count();
-    let (mut old_times, mut new_times) = (Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        old_times.push(per_item(&sample, |p| {
-            black_box(old_probe(p).ok());
-        }));
-        new_times.push(per_item(&sample, |p| {
-            black_box(board.table_score(&table, p).ok());
-        }));
-    }
+    // Each method's rounds together, so that a probe is timed warm, not
+    // after another method has pushed its lines out of the caches.
+    let old_times: Vec<_> = (0..rounds)
+        .map(|_| {
+            per_item(&sample, |p| {
+                black_box(old_probe(p).ok());
+            })
+        })
+        .collect();
+    let new_times: Vec<_> = (0..rounds)
+        .map(|_| {
+            per_item(&sample, |p| {
+                black_box(board.table_score(&table, p).ok());
+            })
+        })
+        .collect();
     let (old_time, new_time) = (median(old_times), median(new_times));
     writeln!(
         out,
@@ -296,20 +356,26 @@ pub fn run(board: Dots, options: &BenchOptions, out: &mut dyn Write) -> Result<(
             bail!("table and search disagree on {}", board.notation(p));
         }
     }
-    let (mut table_times, mut search_times) = (Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        table_times.push(per_item(&sample, |p| {
-            black_box(with_table.probe(p).ok());
-        }));
-        search_times.push(per_item(&sample, |p| {
-            // A fresh search each time: what a caller without a table pays.
-            black_box(Search::new(&board).score(p).ok());
-        }));
-    }
+    let table_times: Vec<_> = (0..rounds)
+        .map(|_| {
+            per_item(&sample, |p| {
+                black_box(with_table.probe(p).ok());
+            })
+        })
+        .collect();
+    let search_times: Vec<_> = (0..rounds)
+        .map(|_| {
+            per_item(&sample, |p| {
+                // A fresh search each time: what a caller without a table
+                // pays.
+                black_box(Search::new(&board).score(p).ok());
+            })
+        })
+        .collect();
     let (table_time, search_time) = (median(table_times), median(search_times));
     writeln!(
         out,
-        "probe {} random positions: table {:.0} ns, live search {:.0} ns per position ({:.0}x)",
+        "probe {} random positions through the oracle: table (warm) {:.0} ns, live search {:.0} ns per position ({:.0}x)",
         sample.len(),
         table_time.as_secs_f64() * 1e9,
         search_time.as_secs_f64() * 1e9,

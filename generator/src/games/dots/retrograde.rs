@@ -21,7 +21,7 @@
 
 use rayon::prelude::*;
 use solvedb_lookup::format::{MARGIN_BIAS, encode_boxes_won};
-use solvedb_lookup::{Dots, EdgeSymmetries};
+use solvedb_lookup::{BoxSides, Dots, EdgeSymmetries};
 
 use crate::build::{LayerCount, Solution};
 
@@ -87,6 +87,26 @@ fn backup(gain: i32, child: i32) -> i32 {
 ///
 /// If the board's `2^E` bytes do not fit the address space.
 pub fn solve_values(board: Dots) -> Vec<u8> {
+    solve_values_with(board, InRun::Unrolled)
+}
+
+/// How the pass folds the moves inside a run of 64 masks: the two orders
+/// give the same bytes; `solvedb bench` measures one against the other.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum InRun {
+    /// One recursive call per fold, the boxes beside each edge looked up
+    /// again in every call: the pass before format version 2.
+    Recursive,
+    /// Every fold unrolled at a fixed width ([`settle_run`]).
+    Unrolled,
+}
+
+/// [`solve_values`] with a chosen order inside runs.
+///
+/// # Panics
+///
+/// If the board's `2^E` bytes do not fit the address space.
+pub fn solve_values_with(board: Dots, in_run: InRun) -> Vec<u8> {
     let edges = board.edges();
     let high = HIGH_BITS.min(edges);
     let low = edges - high;
@@ -107,7 +127,7 @@ pub fn solve_values(board: Dots) -> Vec<u8> {
             let readers: Vec<&[u8]> = chunks.iter().map(|c| &**c).collect();
             work.par_iter_mut().for_each(|(h, chunk)| {
                 if low >= RUN_BITS {
-                    solve_chunk_in_runs(*h, chunk, &readers, low, high, &captures);
+                    solve_chunk_in_runs(*h, chunk, &readers, low, high, &captures, full, in_run);
                 } else {
                     solve_chunk(*h, chunk, &readers, low, high, &captures, full);
                 }
@@ -262,6 +282,8 @@ fn solve_chunk_in_runs(
     low: u32,
     high: u32,
     captures: &Captures,
+    full: u64,
+    in_run: InRun,
 ) {
     let tables = RunTables::new(captures);
     let parents: Vec<(u32, &[u8])> = (0..high)
@@ -291,10 +313,17 @@ fn solve_chunk_in_runs(
                 &tables,
             );
         }
+        if base | run_mask == full {
+            // The full board has no move; it is worth 0.
+            best[RUN - 1] = 0;
+        }
         let out: &mut [u8; RUN] = (&mut chunk[start..start + RUN])
             .try_into()
             .expect("a whole run");
-        finish_lanes(&mut best, out, 0, RUN, base, captures, &tables);
+        match in_run {
+            InRun::Unrolled => settle_run(&mut best, out, base, captures, &tables),
+            InRun::Recursive => finish_lanes(&mut best, out, 0, RUN, base, captures, &tables),
+        }
     }
 }
 
@@ -312,13 +341,7 @@ fn finish_lanes(
     tables: &RunTables,
 ) {
     if width == 1 {
-        // Only the full board has no move at all; it is worth 0.
-        let value = if best[first] == i8::MIN {
-            0
-        } else {
-            best[first]
-        };
-        out[first] = (value as u8) ^ SIGN;
+        out[first] = (best[first] as u8) ^ SIGN;
         return;
     }
     let half = width / 2;
@@ -337,6 +360,93 @@ fn finish_lanes(
         best[i] = best[i].max(value);
     }
     finish_lanes(best, out, first, half, base, captures, tables);
+}
+
+/// Folds the moves inside a run (its lowest `RUN_BITS` edges) into `best`
+/// and writes the run out. The run's lanes form a 6-cube whose upper half
+/// along its top edge must be settled before it serves as the children of
+/// the lower half, so the order is a butterfly's: settle the upper half,
+/// fold it into the lower half, settle the lower half. Written as nested
+/// functions of fixed widths, all 63 folds are unrolled and the wide ones
+/// vectorised, and the boxes beside the run's edges are found once per run.
+#[inline(always)]
+fn settle_run(
+    best: &mut [i8; RUN],
+    out: &mut [u8; RUN],
+    base: u64,
+    captures: &Captures,
+    tables: &RunTables,
+) {
+    let on = std::array::from_fn(|e| run_boxes_on(captures, e as u32, base));
+    let run = RunFolds { on, tables };
+    run.settle32(best, 32);
+    run.fold::<32>(best, 0);
+    run.settle32(best, 0);
+    for (out, &best) in out.iter_mut().zip(best.iter()) {
+        *out = (best as u8) ^ SIGN;
+    }
+}
+
+/// The boxes beside a run's own edges ([`run_boxes_on`]) and the lane
+/// tables: what folding inside the run needs. `settleN(best, first)`
+/// settles lanes `first .. first + N`, given that every move leaving them
+/// is already folded in.
+struct RunFolds<'a> {
+    on: [(u8, u8); RUN_BITS as usize],
+    tables: &'a RunTables,
+}
+
+impl RunFolds<'_> {
+    #[inline(always)]
+    fn settle32(&self, best: &mut [i8; RUN], first: usize) {
+        self.settle16(best, first + 16);
+        self.fold::<16>(best, first);
+        self.settle16(best, first);
+    }
+
+    #[inline(always)]
+    fn settle16(&self, best: &mut [i8; RUN], first: usize) {
+        self.settle8(best, first + 8);
+        self.fold::<8>(best, first);
+        self.settle8(best, first);
+    }
+
+    #[inline(always)]
+    fn settle8(&self, best: &mut [i8; RUN], first: usize) {
+        self.settle4(best, first + 4);
+        self.fold::<4>(best, first);
+        self.settle4(best, first);
+    }
+
+    #[inline(always)]
+    fn settle4(&self, best: &mut [i8; RUN], first: usize) {
+        self.fold::<1>(best, first + 2);
+        self.fold::<2>(best, first);
+        self.fold::<1>(best, first);
+    }
+
+    /// Folds the settled lanes `first + HALF .. first + 2 HALF` into lanes
+    /// `first ..` along the edge between them (bit `log2 HALF` of the
+    /// offset).
+    #[inline(always)]
+    fn fold<const HALF: usize>(&self, best: &mut [i8; RUN], first: usize) {
+        let e = HALF.trailing_zeros() as usize;
+        let (on_a, on_b) = self.on[e];
+        let [lanes_a, lanes_b] = &self.tables.lanes[e];
+        let (lower, upper) = best[first..first + 2 * HALF].split_at_mut(HALF);
+        let lanes = lanes_a[first..first + HALF]
+            .iter()
+            .zip(&lanes_b[first..first + HALF]);
+        for ((lower, &child), (&a, &b)) in lower.iter_mut().zip(upper.iter()).zip(lanes) {
+            let gain = ((a & on_a) + (b & on_b)) as i8;
+            let value = if gain > 0 {
+                gain.wrapping_add(child)
+            } else {
+                child.wrapping_neg()
+            };
+            *lower = (*lower).max(value);
+        }
+    }
 }
 
 /// Clears every entry whose mask is not canonical (the least of its
@@ -379,43 +489,67 @@ pub fn layer_counts(board: Dots, canonical: &[u64]) -> Vec<LayerCount> {
 pub fn keep_canonical_from(board: Dots, first: u64, values: &mut [u8]) -> Vec<u64> {
     assert!(first % 256 == 0, "a share starts on a run of 256 masks");
     let symmetries: EdgeSymmetries = board.symmetries();
+    let others = symmetries.count() - 1;
     let captures = board.shared_captures();
     let boxes = board.boxes();
     let edges = board.edges() as usize;
     const BLOCK: usize = 1 << 16;
-    // The images of each lowest byte, per symmetry but the identity.
-    let low_images: Vec<[u64; 256]> = (1..symmetries.count())
+    // The images of each lowest byte, per symmetry but the identity, and
+    // the sides each lowest byte draws.
+    let low_images: Vec<[u64; 256]> = (1..=others)
         .map(|s| std::array::from_fn(|i| symmetries.image(s, i as u64)))
         .collect();
+    let low_sides: Vec<BoxSides> = (0..256).map(|i| captures.sides(i)).collect();
     values
         .par_chunks_mut(BLOCK)
         .enumerate()
         .fold(
             || vec![0u64; edges + 2],
             |mut counts, (block, entries)| {
-                // Masks that share all but their lowest byte share the rest
-                // of each image: one table lookup per symmetry and mask.
                 for (run, entries) in entries.chunks_mut(256).enumerate() {
                     let base = first + (block * BLOCK + run * 256) as u64;
-                    let shared: Vec<u64> = (1..symmetries.count())
-                        .map(|s| symmetries.image(s, base))
-                        .collect();
+                    // Masks that share all but their lowest byte share the
+                    // rest of each image, so most runs are settled whole: an
+                    // image whose shared part is above every mask of the run
+                    // never makes one of them non-canonical, one below them
+                    // all makes them all non-canonical. Only the symmetries
+                    // left undecided are looked at mask by mask.
+                    let mut undecided = [(0u64, 0usize); 8];
+                    let mut count = 0;
+                    let mut below = false;
+                    for (s, low) in low_images.iter().enumerate() {
+                        let shared = symmetries.image(s + 1, base);
+                        if shared > base | 0xff {
+                            continue;
+                        }
+                        if shared | low[0xff] < base {
+                            below = true;
+                            break;
+                        }
+                        undecided[count] = (shared, s);
+                        count += 1;
+                    }
+                    if below {
+                        entries.fill(0);
+                        continue;
+                    }
+                    let undecided = &undecided[..count];
+                    let run_sides = captures.sides(base);
                     for (i, entry) in entries.iter_mut().enumerate() {
                         let mask = base | i as u64;
-                        let canonical = shared
+                        let canonical = undecided
                             .iter()
-                            .zip(&low_images)
-                            .all(|(&high, low)| high | low[i] >= mask);
-                        if canonical {
-                            counts[mask.count_ones() as usize] += 1;
-                            if captures.free_boxes(mask) == 0 {
-                                counts[edges + 1] += 1;
-                                let margin = i32::from(*entry) - BIAS;
-                                let remaining = boxes - captures.completed_boxes(mask);
-                                *entry = encode_boxes_won(margin, remaining);
-                            } else {
-                                *entry = 0;
-                            }
+                            .all(|&(shared, s)| shared | low_images[s][i] >= mask);
+                        if !canonical {
+                            *entry = 0;
+                            continue;
+                        }
+                        counts[mask.count_ones() as usize] += 1;
+                        let sides = run_sides.or(low_sides[i]);
+                        if captures.free_boxes_of(sides) == 0 {
+                            counts[edges + 1] += 1;
+                            let margin = i32::from(*entry) - BIAS;
+                            *entry = encode_boxes_won(margin, boxes - sides.completed());
                         } else {
                             *entry = 0;
                         }
@@ -485,6 +619,7 @@ mod tests {
                 let expected = plain(board, mask, &mut memo);
                 assert_eq!(i32::from(values[mask as usize]) - BIAS, expected);
             }
+            assert!(values == solve_values_with(board, InRun::Recursive));
         }
     }
 
