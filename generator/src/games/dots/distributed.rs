@@ -23,8 +23,8 @@
 //! the same chunks from each rank `r | b` (`b` a rank bit not in `r`), which
 //! that rank solved one layer higher, and folds them into the partial maxima
 //! of its own chunks in place; it then solves the batch's chunks, in
-//! parallel, each from the top offset down (`solve_chunk`, the
-//! single-process pass's order: every read a sequential stream), and sends
+//! parallel, each from the top offset down with the single-process pass's
+//! kernel ([`Kernel::solve_chunk`]: every read a sequential stream), and sends
 //! the batch to each rank `r & !b` (`b` a rank bit of `r`). A rank only waits
 //! on ranks above it, and a blocked send only on a numerically lower sender,
 //! so blocking messages cannot deadlock; rank `r` runs about `popcount` of the
@@ -40,8 +40,9 @@
 //!
 //! # The table
 //!
-//! Values are the table's entry bytes, through the format's codec
-//! ([`encode_margin`]), as in [`super::retrograde`]. When a share is a whole
+//! Values are the table's entry bytes (`128 + margin`), as in
+//! [`super::retrograde`], whose [`Kernel`] folds the rank edges' children
+//! into the partial maxima ([`Kernel::fold_into`]) and solves the chunks. When a share is a whole
 //! number of table blocks each rank clears its non-canonical entries with
 //! [`retrograde::keep_canonical_from`] and compresses its own blocks with
 //! [`compress_blocks`] — the very functions of the single-process build —
@@ -54,13 +55,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, ensure};
 use rayon::prelude::*;
-use solvedb_lookup::format::{
-    StoredBlock, assemble_table, compress_blocks, decode_margin, encode_margin,
-};
+use solvedb_lookup::format::{StoredBlock, assemble_table, compress_blocks};
 use solvedb_lookup::{Dots, Game};
 
 use crate::build::{Buildable, LayerCount, table_header};
-use crate::games::dots::retrograde;
+use crate::games::dots::retrograde::{self, InRun, Kernel, Seed};
 
 /// How the ranks talk: blocking point-to-point messages of bytes, in order
 /// between each pair. MPI in the `mpi` feature (`crate::mpi`); threads and
@@ -191,56 +190,6 @@ impl Plan {
     }
 }
 
-/// For each edge, the other three edges of each box beside it (`u64::MAX`,
-/// never a subset of a mask, for a side without a box): drawing `e` into `S`
-/// completes one box per mask `m` with `S & m == m`.
-struct Sides(Vec<[u64; 2]>);
-
-impl Sides {
-    fn new(board: Dots) -> Sides {
-        Sides(
-            (0..board.edges())
-                .map(|e| {
-                    let mut sides = [u64::MAX; 2];
-                    for (side, (r, c)) in sides.iter_mut().zip(board.boxes_of(e)) {
-                        *side = board.box_mask(r, c) & !(1 << e);
-                    }
-                    sides
-                })
-                .collect(),
-        )
-    }
-
-    /// The mover's margin for drawing `e` into `mask`, leading to a position
-    /// worth `child` to its mover: a box keeps the turn.
-    #[inline(always)]
-    fn backup(&self, mask: u64, e: u32, child: i32) -> i32 {
-        let [a, b] = self.0[e as usize];
-        let gain = i32::from(mask & a == a) + i32::from(mask & b == b);
-        if gain > 0 { gain + child } else { -child }
-    }
-}
-
-/// The format's margin codec as two lookup tables, built from
-/// [`encode_margin`] and [`decode_margin`] so that the entry bytes are the
-/// format's.
-struct Codec {
-    decode: [i32; 256],
-    encode: [u8; 256],
-}
-
-impl Codec {
-    fn new() -> Codec {
-        Codec {
-            decode: std::array::from_fn(|b| decode_margin(b as u8)),
-            encode: std::array::from_fn(|i| match i {
-                0 => 0,
-                _ => encode_margin(i as i32 - 128),
-            }),
-        }
-    }
-}
-
 /// What one rank did in the pass: its values, and the bytes it sent and
 /// received before each layer.
 #[derive(Debug)]
@@ -272,8 +221,7 @@ pub fn solve_share(
         net.size()
     );
     let rank = net.rank();
-    let sides = Sides::new(plan.board);
-    let codec = Codec::new();
+    let kernel = Kernel::new(plan.board, InRun::Unrolled);
     let chunk_len = plan.chunk_len();
     let per_message = (MESSAGE_BYTES / chunk_len).clamp(1, BATCH_CHUNKS);
     let share_bits = plan.middle_bits + plan.chunk_bits;
@@ -311,13 +259,18 @@ pub fn solve_share(
                     .zip(message.par_chunks(chunk_len))
                     .for_each(|((c, chunk), children)| {
                         let base = plan.first_mask(rank) | *c << plan.chunk_bits;
-                        fold_remote(chunk, children, base, edge, &sides, &codec);
+                        kernel.fold_into(chunk, children, base, edge);
                     });
             }
             {
                 let readers: Vec<&[u8]> = chunks.iter().map(|c| &**c).collect();
                 work.par_iter_mut().for_each(|(c, chunk)| {
-                    solve_chunk(plan, rank, *c, chunk, &readers, &sides, &codec);
+                    let base = plan.first_mask(rank) | *c << plan.chunk_bits;
+                    let parents: Vec<(u32, &[u8])> = (0..plan.middle_bits)
+                        .filter(|&t| *c & 1 << t == 0)
+                        .map(|t| (plan.chunk_bits + t, readers[(*c | 1 << t) as usize]))
+                        .collect();
+                    kernel.solve_chunk(base, chunk, &parents, Seed::Partial);
                 });
             }
             // The ranks one rank bit below need these chunks next.
@@ -343,60 +296,6 @@ pub fn solve_share(
         sent,
         received,
     })
-}
-
-/// Folds the moves along rank edge `edge` into the partial maxima of a
-/// chunk (signed bytes), from the children's solved entries.
-fn fold_remote(
-    chunk: &mut [u8],
-    children: &[u8],
-    base: u64,
-    edge: u32,
-    sides: &Sides,
-    codec: &Codec,
-) {
-    for (offset, (slot, &child)) in chunk.iter_mut().zip(children).enumerate() {
-        let mask = base | offset as u64;
-        let value = sides.backup(mask, edge, codec.decode[child as usize]);
-        *slot = (*slot as i8).max(value as i8) as u8;
-    }
-}
-
-/// Solves chunk `c` of `rank` from its top offset down: its partial maxima
-/// (the rank edges' moves) with the moves inside the chunk (higher offsets,
-/// already solved) and along its free middle edges (`readers`, layer above).
-fn solve_chunk(
-    plan: &Plan,
-    rank: usize,
-    c: u64,
-    chunk: &mut [u8],
-    readers: &[&[u8]],
-    sides: &Sides,
-    codec: &Codec,
-) {
-    let base = plan.first_mask(rank) | c << plan.chunk_bits;
-    let parents: Vec<(u32, &[u8])> = (0..plan.middle_bits)
-        .filter(|&t| c & 1 << t == 0)
-        .map(|t| (plan.chunk_bits + t, readers[(c | 1 << t) as usize]))
-        .collect();
-    let low_mask = (1u64 << plan.chunk_bits) - 1;
-    for offset in (0..chunk.len()).rev() {
-        let mask = base | offset as u64;
-        let mut best = i32::from(chunk[offset] as i8);
-        let mut free = !mask & low_mask;
-        while free != 0 {
-            let e = free.trailing_zeros();
-            free &= free - 1;
-            let child = codec.decode[chunk[offset | 1 << e] as usize];
-            best = best.max(sides.backup(mask, e, child));
-        }
-        for &(e, parent) in &parents {
-            best = best.max(sides.backup(mask, e, codec.decode[parent[offset] as usize]));
-        }
-        // Only the full board has no move; it is worth 0.
-        let margin = if best == i32::from(NONE) { 0 } else { best };
-        chunk[offset] = codec.encode[(margin + 128) as usize];
-    }
 }
 
 /// What rank 0 has after a distributed build.
@@ -754,7 +653,9 @@ mod tests {
 
     #[test]
     fn shares_equal_the_single_process_pass() {
-        for (rows, cols) in [(1, 1), (1, 3), (2, 2), (2, 3), (1, 5)] {
+        // Chunks of fewer masks than a run (solved mask by mask) up to 2x3;
+        // 2x4's are whole runs.
+        for (rows, cols) in [(1, 1), (1, 3), (2, 2), (2, 3), (1, 5), (2, 4)] {
             let board = Dots::new(rows, cols).unwrap();
             let expected = retrograde::solve_values(board);
             for ranks in [1, 2, 4, 8] {

@@ -112,8 +112,7 @@ pub fn solve_values_with(board: Dots, in_run: InRun) -> Vec<u8> {
     let low = edges - high;
     let chunk_len = 1usize << low;
     let total = usize::try_from(1u64 << edges).expect("table fits memory");
-    let captures = Captures::new(board);
-    let full = board.full();
+    let kernel = Kernel::new(board, in_run);
 
     let mut values = vec![0u8; total];
     let mut chunks: Vec<&mut [u8]> = values.chunks_mut(chunk_len).collect();
@@ -126,11 +125,11 @@ pub fn solve_values_with(board: Dots, in_run: InRun) -> Vec<u8> {
         {
             let readers: Vec<&[u8]> = chunks.iter().map(|c| &**c).collect();
             work.par_iter_mut().for_each(|(h, chunk)| {
-                if low >= RUN_BITS {
-                    solve_chunk_in_runs(*h, chunk, &readers, low, high, &captures, full, in_run);
-                } else {
-                    solve_chunk(*h, chunk, &readers, low, high, &captures, full);
-                }
+                let parents: Vec<(u32, &[u8])> = (0..high)
+                    .filter(|&j| *h & 1 << j == 0)
+                    .map(|j| (low + j, readers[(*h | 1 << j) as usize]))
+                    .collect();
+                kernel.solve_chunk(*h << low, chunk, &parents, Seed::Empty);
             });
         }
         for (h, chunk) in work {
@@ -151,43 +150,172 @@ pub fn streamed_bytes(board: Dots) -> u64 {
         .sum()
 }
 
-/// Solves chunk `h` (offsets from the top down), reading solved children in
-/// the same chunk and in the chunks one high bit above (`readers`).
-fn solve_chunk(
-    h: u64,
-    chunk: &mut [u8],
-    readers: &[&[u8]],
-    low: u32,
-    high: u32,
-    captures: &Captures,
+/// What a chunk holds when [`Kernel::solve_chunk`] starts on it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Seed {
+    /// Nothing yet: every move is folded in by the kernel.
+    Empty,
+    /// The partial maxima of the moves along edges that are neither the
+    /// chunk's own nor its parents' (the distributed pass's rank edges,
+    /// folded in by [`Kernel::fold_into`]), as signed bytes, `i8::MIN`
+    /// where none.
+    Partial,
+}
+
+/// The pass's inner loop, one chunk at a time: the single-process pass and
+/// the distributed one ([`super::distributed`]) both solve their chunks
+/// with it. A chunk is the `2^low` masks `base | offset`; a child along one
+/// of its own edges lies in it at a higher offset, a child along an edge
+/// above it at the same offset in a *parent* chunk, solved before.
+#[derive(Debug)]
+pub struct Kernel {
+    captures: Captures,
+    tables: RunTables,
     full: u64,
-) {
-    let parents: Vec<(u32, &[u8])> = (0..high)
-        .filter(|&j| h & 1 << j == 0)
-        .map(|j| (low + j, readers[(h | 1 << j) as usize]))
-        .collect();
-    let low_mask = (1u64 << low) - 1;
-    let base = h << low;
-    for offset in (0..chunk.len()).rev() {
-        let mask = base | offset as u64;
-        if mask == full {
-            chunk[offset] = BIAS as u8;
-            continue;
+    in_run: InRun,
+}
+
+impl Kernel {
+    /// The kernel for a board, folding inside runs in the order `in_run`.
+    pub fn new(board: Dots, in_run: InRun) -> Kernel {
+        let captures = Captures::new(board);
+        Kernel {
+            tables: RunTables::new(&captures),
+            captures,
+            full: board.full(),
+            in_run,
         }
-        let mut best = i32::MIN;
-        let mut free = !mask & low_mask;
-        while free != 0 {
-            let e = free.trailing_zeros();
-            free &= free - 1;
-            let child = i32::from(chunk[offset | 1 << e]) - BIAS;
-            best = best.max(backup(captures.gain(mask, e), child));
-        }
-        for &(e, parent) in &parents {
-            let child = i32::from(parent[offset]) - BIAS;
-            best = best.max(backup(captures.gain(mask, e), child));
-        }
-        chunk[offset] = (best + BIAS) as u8;
     }
+
+    /// Solves the chunk at `base` from its top offset down: `chunk` becomes
+    /// the entry bytes (`128 + margin`) of its masks. `parents` are the
+    /// edges above the chunk not in `base` with the solved chunk each leads
+    /// to.
+    ///
+    /// # Panics
+    ///
+    /// If the chunk's length is not a power of two, or a parent is shorter
+    /// than it.
+    pub fn solve_chunk(&self, base: u64, chunk: &mut [u8], parents: &[(u32, &[u8])], seed: Seed) {
+        assert!(chunk.len().is_power_of_two(), "a chunk of 2^low masks");
+        if chunk.len() >= RUN {
+            self.solve_in_runs(base, chunk, parents, seed);
+        } else {
+            self.solve_mask_by_mask(base, chunk, parents, seed);
+        }
+    }
+
+    /// Folds the moves along `edge`, an edge above the chunk at `base` and
+    /// not in it, into the chunk's partial maxima ([`Seed::Partial`]):
+    /// `children` are the solved entries of the chunk at `base | 1 << edge`.
+    pub fn fold_into(&self, partial: &mut [u8], children: &[u8], base: u64, edge: u32) {
+        if partial.len() >= RUN {
+            for (start, (run, children)) in partial
+                .chunks_exact_mut(RUN)
+                .zip(children.chunks_exact(RUN))
+                .enumerate()
+            {
+                let mut best = signed(run);
+                let run_base = base | (start * RUN) as u64;
+                fold_edge(
+                    &mut best,
+                    children,
+                    run_base,
+                    edge,
+                    &self.captures,
+                    &self.tables,
+                );
+                for (entry, best) in run.iter_mut().zip(best) {
+                    *entry = best as u8;
+                }
+            }
+        } else {
+            for (offset, (entry, &child)) in partial.iter_mut().zip(children).enumerate() {
+                let mask = base | offset as u64;
+                let value = backup(self.captures.gain(mask, edge), i32::from(child) - BIAS);
+                *entry = (*entry as i8).max(value as i8) as u8;
+            }
+        }
+    }
+
+    /// The kernel for chunks smaller than a run, one mask at a time.
+    fn solve_mask_by_mask(
+        &self,
+        base: u64,
+        chunk: &mut [u8],
+        parents: &[(u32, &[u8])],
+        seed: Seed,
+    ) {
+        let low_mask = chunk.len() as u64 - 1;
+        for offset in (0..chunk.len()).rev() {
+            let mask = base | offset as u64;
+            if mask == self.full {
+                chunk[offset] = BIAS as u8;
+                continue;
+            }
+            let mut best = match seed {
+                Seed::Empty => i32::MIN,
+                Seed::Partial => i32::from(chunk[offset] as i8),
+            };
+            let mut free = !mask & low_mask;
+            while free != 0 {
+                let e = free.trailing_zeros();
+                free &= free - 1;
+                let child = i32::from(chunk[offset | 1 << e]) - BIAS;
+                best = best.max(backup(self.captures.gain(mask, e), child));
+            }
+            for &(e, parent) in parents {
+                let child = i32::from(parent[offset]) - BIAS;
+                best = best.max(backup(self.captures.gain(mask, e), child));
+            }
+            chunk[offset] = (best + BIAS) as u8;
+        }
+    }
+
+    /// The kernel for chunks of whole runs: every edge above the run is the
+    /// same for its 64 masks, so their children are 64 consecutive bytes
+    /// and the run is folded with byte-wise vector code; only the moves
+    /// inside the run (its lowest `RUN_BITS` edges) are folded lane by
+    /// lane ([`settle_run`]).
+    fn solve_in_runs(&self, base: u64, chunk: &mut [u8], parents: &[(u32, &[u8])], seed: Seed) {
+        let (captures, tables) = (&self.captures, &self.tables);
+        let own_edges = (chunk.len() as u64 - 1) & !((RUN - 1) as u64);
+        for start in (0..chunk.len()).step_by(RUN).rev() {
+            let run_base = base | start as u64;
+            let run = &mut chunk[start..];
+            let mut best = match seed {
+                Seed::Empty => [i8::MIN; RUN],
+                Seed::Partial => signed(&run[..RUN]),
+            };
+            let mut free = !run_base & own_edges;
+            while free != 0 {
+                let e = free.trailing_zeros();
+                free &= free - 1;
+                let at = 1 << e;
+                fold_edge(&mut best, &run[at..at + RUN], run_base, e, captures, tables);
+            }
+            for &(e, parent) in parents {
+                let children = &parent[start..start + RUN];
+                fold_edge(&mut best, children, run_base, e, captures, tables);
+            }
+            if run_base | (RUN - 1) as u64 == self.full {
+                // The full board has no move; it is worth 0.
+                best[RUN - 1] = 0;
+            }
+            let out: &mut [u8; RUN] = (&mut run[..RUN]).try_into().expect("a whole run");
+            match self.in_run {
+                InRun::Unrolled => settle_run(&mut best, out, run_base, captures, tables),
+                InRun::Recursive => {
+                    finish_lanes(&mut best, out, 0, RUN, run_base, captures, tables);
+                }
+            }
+        }
+    }
+}
+
+/// A run of partial maxima as signed bytes.
+fn signed(run: &[u8]) -> [i8; RUN] {
+    std::array::from_fn(|i| run[i] as i8)
 }
 
 /// Offsets handled together: a run of `2^RUN_BITS` consecutive masks that
@@ -198,6 +326,7 @@ const RUN: usize = 1 << RUN_BITS;
 /// For each edge, which offsets inside a run satisfy the low part of each
 /// of its two capture masks (1 or 0 per lane), so that the gain of a whole
 /// run is two byte-wise ANDs and an add, which the compiler vectorises.
+#[derive(Debug)]
 struct RunTables {
     lanes: Vec<[[u8; RUN]; 2]>,
 }
@@ -268,62 +397,6 @@ fn fold_edge(
             child.wrapping_neg()
         };
         best[i] = best[i].max(value);
-    }
-}
-
-/// [`solve_chunk`] for chunks of at least one run: every edge above the run
-/// is the same for its 64 masks, so their children are 64 consecutive
-/// bytes and the run is folded with byte-wise vector code; only the moves
-/// inside the run (its lowest `RUN_BITS` edges) are done mask by mask.
-fn solve_chunk_in_runs(
-    h: u64,
-    chunk: &mut [u8],
-    readers: &[&[u8]],
-    low: u32,
-    high: u32,
-    captures: &Captures,
-    full: u64,
-    in_run: InRun,
-) {
-    let tables = RunTables::new(captures);
-    let parents: Vec<(u32, &[u8])> = (0..high)
-        .filter(|&j| h & 1 << j == 0)
-        .map(|j| (low + j, readers[(h | 1 << j) as usize]))
-        .collect();
-    let low_mask = (1u64 << low) - 1;
-    let run_mask = (RUN - 1) as u64;
-    for start in (0..chunk.len()).step_by(RUN).rev() {
-        let base = h << low | start as u64;
-        let mut best = [i8::MIN; RUN];
-        let mut free = !base & low_mask & !run_mask;
-        while free != 0 {
-            let e = free.trailing_zeros();
-            free &= free - 1;
-            let at = start | 1 << e;
-            let (_, above) = chunk.split_at(at);
-            fold_edge(&mut best, &above[..RUN], base, e, captures, &tables);
-        }
-        for &(e, parent) in &parents {
-            fold_edge(
-                &mut best,
-                &parent[start..start + RUN],
-                base,
-                e,
-                captures,
-                &tables,
-            );
-        }
-        if base | run_mask == full {
-            // The full board has no move; it is worth 0.
-            best[RUN - 1] = 0;
-        }
-        let out: &mut [u8; RUN] = (&mut chunk[start..start + RUN])
-            .try_into()
-            .expect("a whole run");
-        match in_run {
-            InRun::Unrolled => settle_run(&mut best, out, base, captures, &tables),
-            InRun::Recursive => finish_lanes(&mut best, out, 0, RUN, base, captures, &tables),
-        }
     }
 }
 
