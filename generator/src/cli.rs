@@ -18,7 +18,7 @@ use solvedb_lookup::{
 };
 
 use crate::bench::{self, BenchOptions};
-use crate::build::{Buildable, build_into, default_set};
+use crate::build::{Buildable, LayerCount, build_into, default_set};
 use crate::fuzz::{Budget, fuzz};
 use crate::games::GeneratorGame;
 use crate::progress::Progress;
@@ -946,13 +946,57 @@ fn build<G: Buildable>(
     let built = built?;
     let solution = &built.solution;
 
-    writeln!(out, "{}: {}", game.id(), G::LAYERS)?;
-    let [layer_head, positions_head, canonical_head] = G::COLUMNS;
+    write_counts(
+        out,
+        &game.id().to_string(),
+        G::LAYERS,
+        G::COLUMNS,
+        &solution.layers,
+    )?;
+    if G::INDEX.is_dense() {
+        write_stored(out, solution.stored, game.slots())?;
+    } else {
+        writeln!(
+            out,
+            "stored: {} as sorted records ({} with the fence)",
+            count(solution.stored, "position", "positions"),
+            count(solution.entries.len() as u64, "entry byte", "entry bytes")
+        )?;
+    }
+    write_written(
+        out,
+        &built.path,
+        built.bytes,
+        solution.stored,
+        solution.canonical(),
+        built.blocks,
+    )?;
+    writeln!(
+        out,
+        "build time: {} (solve {}, compress at zstd level {} {})",
+        seconds(built.build_time),
+        seconds(built.solve_time),
+        built.level,
+        seconds(built.build_time - built.solve_time)
+    )?;
+    Ok(())
+}
+
+/// The positions of a build by ply (or edges drawn), raw and canonical, and
+/// their sums: one table for `build` and `build --mpi`.
+fn write_counts(
+    out: &mut dyn Write,
+    heading: &str,
+    what: &str,
+    [layer_head, positions_head, canonical_head]: [&str; 3],
+    layers: &[LayerCount],
+) -> Result<()> {
+    writeln!(out, "{heading}: {what}")?;
     writeln!(
         out,
         "{layer_head:>6} {positions_head:>12} {canonical_head:>12}"
     )?;
-    for layer in &solution.layers {
+    for layer in layers {
         writeln!(
             out,
             "{:>6} {:>12} {:>12}",
@@ -963,40 +1007,41 @@ fn build<G: Buildable>(
         out,
         "{:>6} {:>12} {:>12}",
         "all",
-        solution.reachable(),
-        solution.canonical()
+        layers.iter().map(|l| l.reachable).sum::<u64>(),
+        layers.iter().map(|l| l.canonical).sum::<u64>()
     )?;
-    if G::INDEX.is_dense() {
-        writeln!(
-            out,
-            "stored: {} in {}",
-            count(solution.stored, "position", "positions"),
-            count(game.slots(), "slot", "slots")
-        )?;
-    } else {
-        writeln!(
-            out,
-            "stored: {} as sorted records ({} with the fence)",
-            count(solution.stored, "position", "positions"),
-            count(solution.entries.len() as u64, "entry byte", "entry bytes")
-        )?;
-    }
+    Ok(())
+}
+
+/// How many positions a dense table stores in how many slots.
+fn write_stored(out: &mut dyn Write, stored: u64, slots: u64) -> Result<()> {
+    writeln!(
+        out,
+        "stored: {} in {}",
+        count(stored, "position", "positions"),
+        count(slots, "slot", "slots")
+    )?;
+    Ok(())
+}
+
+/// The file a build wrote: its size, per stored entry and per canonical
+/// position, and its blocks.
+fn write_written(
+    out: &mut dyn Write,
+    path: &Path,
+    bytes: u64,
+    stored: u64,
+    canonical: u64,
+    blocks: u64,
+) -> Result<()> {
     writeln!(
         out,
         "wrote {}: {}, {:.2} bits per stored entry, {:.3} per canonical position, {}",
-        built.path.display(),
-        count(built.bytes, "byte", "bytes"),
-        built.bytes as f64 * 8.0 / solution.stored as f64,
-        built.bytes as f64 * 8.0 / solution.canonical() as f64,
-        count(built.blocks, "block", "blocks")
-    )?;
-    writeln!(
-        out,
-        "build time: {} (solve {}, compress at zstd level {} {})",
-        seconds(built.build_time),
-        seconds(built.solve_time),
-        built.level,
-        seconds(built.build_time - built.solve_time)
+        path.display(),
+        count(bytes, "byte", "bytes"),
+        bytes as f64 * 8.0 / stored.max(1) as f64,
+        bytes as f64 * 8.0 / canonical.max(1) as f64,
+        count(blocks, "block", "blocks")
     )?;
     Ok(())
 }
@@ -1030,31 +1075,21 @@ fn build_mpi(
     };
     let table = &built.table;
     let ranks = table.ranks.len();
-    writeln!(out, "{} on {ranks} MPI ranks: {}", board.id(), Dots::LAYERS)?;
-    let [layer_head, positions_head, canonical_head] = Dots::COLUMNS;
-    writeln!(
+    write_counts(
         out,
-        "{layer_head:>6} {positions_head:>14} {canonical_head:>14}"
+        &format!("{} on {ranks} MPI ranks", board.id()),
+        Dots::LAYERS,
+        Dots::COLUMNS,
+        &table.layers,
     )?;
-    for layer in &table.layers {
-        writeln!(
-            out,
-            "{:>6} {:>14} {:>14}",
-            layer.ply, layer.reachable, layer.canonical
-        )?;
-    }
-    writeln!(
+    write_stored(out, table.stored, solvedb_lookup::Tabled::slots(&board))?;
+    write_written(
         out,
-        "stored entries: {} of {} slots",
+        &built.path,
+        table.bytes.len() as u64,
         table.stored,
-        solvedb_lookup::Tabled::slots(&board)
-    )?;
-    writeln!(
-        out,
-        "wrote {}: {} bytes, {} blocks",
-        built.path.display(),
-        table.bytes.len(),
-        built.blocks
+        table.layers.iter().map(|l| l.canonical).sum(),
+        built.blocks,
     )?;
     writeln!(
         out,
