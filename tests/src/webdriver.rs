@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder};
+use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// chromedriver, killed (and its browsers with it) however the test ends.
 #[derive(Debug)]
@@ -76,7 +76,7 @@ impl Driver {
     /// # Panics
     ///
     /// If chromium is missing or the session cannot start.
-    pub async fn session(&self, profile: &Path) -> Client {
+    pub async fn session(&self, profile: &Path) -> Tab {
         let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]).expect(
             "chromium is not installed: the browser tests need the Debian packages \
              `chromium` and `chromium-driver` (apt-get install -y chromium chromium-driver)",
@@ -95,10 +95,63 @@ impl Driver {
                 ],
             }),
         );
-        ClientBuilder::new(HttpConnector::new())
+        let c = ClientBuilder::new(HttpConnector::new())
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{}", self.port))
             .await
-            .expect("a WebDriver session with headless Chromium")
+            .expect("a WebDriver session with headless Chromium");
+        Tab { c }
     }
+}
+
+/// One browser session's page, and what every browser test asks of it.
+/// Each call panics on a WebDriver error: the test fails there.
+#[derive(Debug)]
+pub struct Tab {
+    /// The WebDriver client, for what this does not cover.
+    pub c: Client,
+}
+
+impl Tab {
+    /// Runs `script` in the page and returns what it returns.
+    pub async fn js(&self, script: &str) -> Value {
+        self.c.execute(script, vec![]).await.unwrap()
+    }
+
+    /// The text content of the element with id `id`.
+    pub async fn text(&self, id: &str) -> String {
+        self.js(&format!(
+            "return document.getElementById('{id}').textContent"
+        ))
+        .await
+        .as_str()
+        .unwrap_or_else(|| panic!("no element #{id}"))
+        .to_owned()
+    }
+
+    /// Clicks the first element `css` selects.
+    pub async fn click_css(&self, css: &str) {
+        self.c
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element {css}: {e}"))
+            .click()
+            .await
+            .unwrap();
+    }
+
+    /// Saves a screenshot as `target/screenshots/NAME.png`.
+    pub async fn screenshot(&self, name: &str) {
+        let png = self.c.screenshot().await.unwrap();
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+    }
+}
+
+/// The element to click for move `mv` on any board: a cell's button, or
+/// the wide hit line of a dots edge (the edge's group also holds its
+/// value's label, off the line).
+pub fn move_selector(mv: &str) -> String {
+    format!("#board button[data-move=\"{mv}\"], #board [data-move=\"{mv}\"] .hit")
 }

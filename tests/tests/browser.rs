@@ -7,39 +7,32 @@
 //! says what it checks. Screenshots of every board in every theme, at
 //! desktop and phone widths, go to `target/screenshots/`.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, Locator};
-use serde_json::Value;
+use fantoccini::Locator;
 use solvedb_generator::http::{self, AppState, Limits};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{AnyValue, GameId, Oracle};
 use solvedb_tests::committed_tables;
-use solvedb_tests::webdriver::Driver;
+use solvedb_tests::webdriver::{Driver, Tab, move_selector};
 
 /// The browser and the server of the run.
 struct Page {
-    c: Client,
+    tab: Tab,
     base: String,
     oracle: Oracle,
 }
 
+/// The test's calls on its one tab ([`Tab`]), through the page.
+impl std::ops::Deref for Page {
+    type Target = Tab;
+
+    fn deref(&self) -> &Tab {
+        &self.tab
+    }
+}
+
 impl Page {
-    async fn js(&self, script: &str) -> Value {
-        self.c.execute(script, vec![]).await.unwrap()
-    }
-
-    async fn text(&self, id: &str) -> String {
-        self.js(&format!(
-            "return document.getElementById('{id}').textContent"
-        ))
-        .await
-        .as_str()
-        .unwrap()
-        .to_owned()
-    }
-
     async fn notation(&self) -> String {
         self.js("return document.getElementById('notation').value")
             .await
@@ -80,17 +73,7 @@ impl Page {
     }
 
     async fn click_move(&self, mv: &str) {
-        // A cell's button, or the wide hit line of an edge (the edge's
-        // group also holds its value's label, off the line).
-        let selector =
-            format!("#board button[data-move=\"{mv}\"], #board [data-move=\"{mv}\"] .hit");
-        self.c
-            .find(Locator::Css(&selector))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        self.click_css(&move_selector(mv)).await;
         self.idle().await;
     }
 
@@ -166,13 +149,6 @@ impl Page {
         assert_eq!(listed, expected, "the move list, best first");
         expected
     }
-
-    async fn screenshot(&self, name: &str) {
-        let png = self.c.screenshot().await.unwrap();
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
-    }
 }
 
 /// A person (random legal moves, by clicks) against the perfect level,
@@ -213,10 +189,10 @@ async fn run() {
     ));
     let profile = tempfile::tempdir().unwrap();
     let driver = Driver::start().await;
-    let c = driver.session(profile.path()).await;
-    c.set_window_size(1200, 900).await.unwrap();
+    let tab = driver.session(profile.path()).await;
+    tab.c.set_window_size(1200, 900).await.unwrap();
     let page = Page {
-        c,
+        tab,
         base,
         oracle: Oracle::open_reading(&committed_tables()).unwrap(),
     };
@@ -503,7 +479,7 @@ async fn run() {
         }
     }
     page.js("localStorage.clear()").await;
-    page.c.close().await.unwrap();
+    page.tab.c.close().await.unwrap();
     eprintln!(
         "browser tests took {:.1} s",
         started.elapsed().as_secs_f64()

@@ -5,16 +5,15 @@
 //! Screenshots of the flow and of the leaderboard, light and dark, desktop
 //! and phone, go to `target/screenshots/rooms-*.png`.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, Locator};
+use fantoccini::Locator;
 use serde_json::Value;
 use solvedb_generator::http::{self, AppState, Limits};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{Error, Game, GameId, with_game};
 use solvedb_tests::committed_tables;
-use solvedb_tests::webdriver::Driver;
+use solvedb_tests::webdriver::{Driver, Tab, move_selector};
 
 /// `GET` over loopback: the status and the JSON body.
 async fn http_get(base: &str, path: &str) -> (u16, Value) {
@@ -26,24 +25,19 @@ async fn http_get(base: &str, path: &str) -> (u16, Value) {
 }
 
 struct Person {
-    c: Client,
+    tab: Tab,
+}
+
+/// A person's calls on their tab ([`Tab`]).
+impl std::ops::Deref for Person {
+    type Target = Tab;
+
+    fn deref(&self) -> &Tab {
+        &self.tab
+    }
 }
 
 impl Person {
-    async fn js(&self, script: &str) -> Value {
-        self.c.execute(script, vec![]).await.unwrap()
-    }
-
-    async fn text(&self, id: &str) -> String {
-        self.js(&format!(
-            "return document.getElementById('{id}').textContent"
-        ))
-        .await
-        .as_str()
-        .unwrap()
-        .to_owned()
-    }
-
     /// Waits until the page is idle with `moves` moves (any count if None).
     async fn settled(&self, moves: Option<usize>) {
         let deadline = Instant::now() + Duration::from_secs(30);
@@ -65,31 +59,14 @@ impl Person {
         }
     }
 
-    async fn click(&self, css: &str) {
-        self.c
-            .find(Locator::Css(css))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-    }
-
     async fn screenshot(&self, name: &str) {
-        let png = self.c.screenshot().await.unwrap();
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(format!("rooms-{name}.png")), png).unwrap();
+        self.tab.screenshot(&format!("rooms-{name}")).await;
     }
 
     async fn theme(&self, theme: &str) {
         self.js(&format!("localStorage.setItem('solvedb-theme', '{theme}')"))
             .await;
     }
-}
-
-fn move_selector(mv: &str) -> String {
-    format!("#board button[data-move=\"{mv}\"], #board [data-move=\"{mv}\"] .hit")
 }
 
 /// Creates a room of `game` on `host`'s page; returns the two seat links.
@@ -103,7 +80,7 @@ async fn create_room(host: &Person, base: &str, game: &str) -> [String; 2] {
         .select_by_value(game)
         .await
         .unwrap();
-    host.click("#make").await;
+    host.click_css("#make").await;
     let deadline = Instant::now() + Duration::from_secs(10);
     while host
         .js("return document.getElementById('links').hidden")
@@ -140,8 +117,8 @@ async fn play(people: &[Person; 2], game: GameId, rng: &mut Rng) -> String {
         }
         let mv = rng.pick(&moves).clone();
         // The other player's board refuses the click: not their turn.
-        people[1 - seat].click(&move_selector(&mv)).await;
-        people[seat].click(&move_selector(&mv)).await;
+        people[1 - seat].click_css(&move_selector(&mv)).await;
+        people[seat].click_css(&move_selector(&mv)).await;
         played += 1;
         for p in people {
             p.settled(Some(played)).await;
@@ -187,10 +164,10 @@ async fn run() {
     let profiles = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     let people = [
         Person {
-            c: driver.session(profiles[0].path()).await,
+            tab: driver.session(profiles[0].path()).await,
         },
         Person {
-            c: driver.session(profiles[1].path()).await,
+            tab: driver.session(profiles[1].path()).await,
         },
     ];
     for p in &people {
@@ -270,7 +247,7 @@ async fn run() {
     people[0].settled(Some(0)).await;
     people[1].settled(Some(0)).await;
     for (k, mv) in ["4", "0", "8"].iter().enumerate() {
-        people[k % 2].click(&move_selector(mv)).await;
+        people[k % 2].click_css(&move_selector(mv)).await;
         people[0].settled(Some(k + 1)).await;
         people[1].settled(Some(k + 1)).await;
     }
@@ -306,7 +283,7 @@ async fn run() {
             break;
         }
         let mv = rng.pick(&free).clone();
-        p.click(&move_selector(&mv)).await;
+        p.click_css(&move_selector(&mv)).await;
         p.settled(None).await;
     }
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -361,7 +338,7 @@ async fn run() {
     p.settled(None).await;
     assert!(p.text("status").await.contains("cube"));
     for person in people {
-        person.c.close().await.unwrap();
+        person.tab.c.close().await.unwrap();
     }
     drop(driver);
 }
