@@ -66,6 +66,7 @@ pub use game::{ExactSolver, Game, Limits, MAX_NOTATION_LEN, Tabled, check_notati
 pub use game_oracle::{Answer, GameOracle, MoveValue, Source};
 pub use games::cube::{Cube, CubeBoard, CubeCell, ForcedPlaySolver, Resolved};
 pub use games::dots::{BoxSides, CaptureMasks, Dots, EdgeSymmetries, Edges, Line};
+pub use games::stones::{FlatBoard, FlatCell};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use games::tictactoe_4x4::{Board4x4, Cell4x4, TicTacToe4x4};
 pub use mapping::{TableBytes, map_table, read_table};

@@ -92,27 +92,3 @@ pub(crate) fn check_reachable(
         Err(PositionError::PlayAfterWin { winner: mark })
     }
 }
-
-/// The picture of a square grid of `side` × `side` cells for the tic-tac-toe
-/// family: each cell shows its mark, or its move number where it is empty,
-/// rows between `---+---` rules (cells as wide as the largest number).
-/// `marks` are the cells' characters row by row (`X`, `O` or `.`).
-pub(crate) fn grid_picture(marks: &[char], side: usize) -> String {
-    let width = (side * side - 1).to_string().len();
-    let cell = |c: usize| match marks[c] {
-        '.' => format!(" {c:>width$} "),
-        mark => format!(" {mark:>width$} "),
-    };
-    let rule = vec!["-".repeat(width + 2); side].join("+");
-    (0..side)
-        .map(|row| {
-            (0..side)
-                .map(|col| cell(row * side + col))
-                .collect::<Vec<_>>()
-                .join("|")
-                .trim_end()
-                .to_owned()
-        })
-        .collect::<Vec<_>>()
-        .join(&format!("\n{rule}\n"))
-}

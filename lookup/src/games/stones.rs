@@ -1,10 +1,16 @@
 //! What the tic-tac-toe family (3×3, 4×4, the cube) shares, written once:
 //! X's and O's stones as cell masks, the notation of cells (`X`, `O`, `.`
 //! with `/` between rows and `//` between layers), moves named by their
-//! cell number, and the least symmetric image of a board.
+//! cell number, the least symmetric image of a board, and the rules of the
+//! flat boards ([`FlatBoard`]: 3×3 and 4×4 differ only in their lines and
+//! symmetries).
+
+use std::fmt;
 
 use crate::error::PositionError;
-use crate::game::check_notation_length;
+use crate::game::{Game, check_notation_length};
+use crate::games::check_reachable;
+use crate::value::{Outcome, Score, WIN_SCORE};
 
 /// How a board of the family is written: `cells` cells, `row` to a row and
 /// `layer` to a layer (`cells` for a flat board).
@@ -130,4 +136,215 @@ pub(crate) fn least_image<M: Copy + Ord>(
         }
     }
     best
+}
+
+/// A flat board of the family with `CELLS` cells (at most 16): one bit per
+/// cell for each player. X moves first, so X is to move when both have as
+/// many stones. Ordered by X's mask, then O's. 3×3 tic-tac-toe's
+/// [`Board`](crate::Board) and 4×4's [`Board4x4`](crate::Board4x4) are
+/// this type; what tells them apart, the lines and the symmetries, stays
+/// with each game.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FlatBoard<const CELLS: usize> {
+    x: u16,
+    o: u16,
+}
+
+impl<const CELLS: usize> FlatBoard<CELLS> {
+    /// Every cell.
+    pub(crate) const FULL: u16 = ((1u32 << CELLS) - 1) as u16;
+
+    /// The cells X holds, bit `i` for cell `i`.
+    pub fn x(self) -> u16 {
+        self.x
+    }
+
+    /// The cells O holds, bit `i` for cell `i`.
+    pub fn o(self) -> u16 {
+        self.o
+    }
+
+    /// Stones on the board.
+    pub fn stones(self) -> u32 {
+        (self.x | self.o).count_ones()
+    }
+
+    /// `'X'` or `'O'`: whose turn it is.
+    pub fn to_move(self) -> char {
+        if self.x_to_move() { 'X' } else { 'O' }
+    }
+
+    /// The board with these masks, unchecked: the caller knows they are
+    /// disjoint and on the board.
+    pub(crate) fn from_masks(x: u16, o: u16) -> FlatBoard<CELLS> {
+        FlatBoard { x, o }
+    }
+
+    /// The board with these stones, if it could arise in play (`has_line`:
+    /// whether a mask holds a whole line).
+    pub(crate) fn checked(
+        x: u16,
+        o: u16,
+        has_line: fn(u16) -> bool,
+    ) -> Result<FlatBoard<CELLS>, PositionError> {
+        if x & o != 0 || (x | o) & !Self::FULL != 0 {
+            return Err(PositionError::BadMove {
+                input: format!("x={x:#x} o={o:#x}"),
+                reason: "stones overlap or lie off the board".into(),
+            });
+        }
+        check_reachable(u32::from(x), u32::from(o), |m| has_line(m as u16))?;
+        Ok(FlatBoard { x, o })
+    }
+
+    /// A board in the notation of `layout` (its cells, or the moves from
+    /// the start: `4 0 8`), if it could arise in play.
+    pub(crate) fn parse<G: Game<Position = FlatBoard<CELLS>>>(
+        game: &G,
+        layout: &Layout,
+        text: &str,
+        has_line: fn(u16) -> bool,
+    ) -> Result<FlatBoard<CELLS>, PositionError> {
+        check_notation_length(text)?;
+        let text = text.trim();
+        if text.starts_with(|c: char| c.is_ascii_digit()) {
+            return game.play_from_start(text);
+        }
+        let (x, o) = layout.parse_cells(text)?;
+        // At most 16 cells: both masks fit 16 bits.
+        Self::checked(x as u16, o as u16, has_line)
+    }
+
+    /// The board in the notation of `layout`.
+    pub(crate) fn notation(self, layout: &Layout) -> String {
+        layout.write_cells(u32::from(self.x), u32::from(self.o))
+    }
+
+    /// The board as a grid of `layout.row` cells a side: each cell shows
+    /// its mark, or its move number where it is empty, rows between
+    /// `---+---` rules (cells as wide as the largest number).
+    pub(crate) fn picture(self, layout: &Layout) -> String {
+        let side = layout.row;
+        let width = (CELLS - 1).to_string().len();
+        let cell = |c: usize| {
+            let mark = if self.x & 1 << c != 0 {
+                "X".to_owned()
+            } else if self.o & 1 << c != 0 {
+                "O".to_owned()
+            } else {
+                c.to_string()
+            };
+            format!(" {mark:>width$} ")
+        };
+        let rule = vec!["-".repeat(width + 2); side].join("+");
+        (0..CELLS / side)
+            .map(|row| {
+                (0..side)
+                    .map(|col| cell(row * side + col))
+                    .collect::<Vec<_>>()
+                    .join("|")
+                    .trim_end()
+                    .to_owned()
+            })
+            .collect::<Vec<_>>()
+            .join(&format!("\n{rule}\n"))
+    }
+
+    fn x_to_move(self) -> bool {
+        self.x.count_ones() == self.o.count_ones()
+    }
+
+    /// The score of a finished game for the side to move (the last mover
+    /// made a line, or the board is full), `None` while it goes on.
+    pub(crate) fn terminal_score(self, has_line: fn(u16) -> bool) -> Option<Score> {
+        let last_mover = if self.x_to_move() { self.o } else { self.x };
+        if has_line(last_mover) {
+            Some(-(WIN_SCORE - self.stones() as Score))
+        } else if self.x | self.o == Self::FULL {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    /// The empty cells of a game that goes on; none once it is over.
+    pub(crate) fn moves(self, has_line: fn(u16) -> bool) -> Vec<FlatCell<CELLS>> {
+        if self.terminal_score(has_line).is_some() {
+            return Vec::new();
+        }
+        let empty = Self::FULL & !(self.x | self.o);
+        (0..CELLS as u8)
+            .filter(|&c| empty & (1 << c) != 0)
+            .map(FlatCell)
+            .collect()
+    }
+
+    /// The board after the side to move takes `cell` (which must be empty).
+    pub(crate) fn with_move(self, cell: FlatCell<CELLS>) -> FlatBoard<CELLS> {
+        let bit = 1 << cell.0;
+        if self.x_to_move() {
+            FlatBoard {
+                x: self.x | bit,
+                o: self.o,
+            }
+        } else {
+            FlatBoard {
+                x: self.x,
+                o: self.o | bit,
+            }
+        }
+    }
+
+    /// The outcome a score stands for on this board.
+    ///
+    /// # Panics
+    ///
+    /// If `score` is not a score the game produces here (a bug in the
+    /// caller: entries are validated when decoded).
+    pub(crate) fn value(self, score: Score) -> Outcome {
+        let stones = self.stones();
+        if score == 0 {
+            // A drawn game on a flat board always fills it.
+            return Outcome::draw((CELLS as u32 - stones) as u8);
+        }
+        Outcome::from_score(score, stones)
+            .expect("scores come from the rules, the search or a decoded entry")
+    }
+
+    /// The board with both masks mapped by `image`.
+    pub(crate) fn map(self, image: impl Fn(u16) -> u16) -> FlatBoard<CELLS> {
+        FlatBoard {
+            x: image(self.x),
+            o: image(self.o),
+        }
+    }
+}
+
+/// A cell of a [`FlatBoard`], `0 .. CELLS` row by row from the top left.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FlatCell<const CELLS: usize>(u8);
+
+impl<const CELLS: usize> FlatCell<CELLS> {
+    /// The cell with this number, if it is on the board.
+    pub fn new(index: u8) -> Option<FlatCell<CELLS>> {
+        (usize::from(index) < CELLS).then_some(FlatCell(index))
+    }
+
+    /// The cell's number.
+    pub fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The cell a move names in the notation of `layout` (a layout of
+    /// `CELLS` cells).
+    pub(crate) fn parse(layout: &Layout, text: &str) -> Result<FlatCell<CELLS>, PositionError> {
+        debug_assert_eq!(layout.cells, CELLS, "the layout of this board");
+        Ok(FlatCell(layout.parse_cell(text)?))
+    }
+}
+
+impl<const CELLS: usize> fmt::Display for FlatCell<CELLS> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
 }

@@ -14,16 +14,13 @@
 //! # Ok::<(), solvedb_lookup::PositionError>(())
 //! ```
 
-use std::fmt;
-
 use crate::error::PositionError;
 use crate::format::{
     GameId, IndexScheme, TableError, ValueEncoding, decode_outcome, encode_outcome,
 };
-use crate::game::{Game, Tabled, check_notation_length};
-use crate::games::stones::Layout;
-use crate::games::{check_reachable, grid_picture};
-use crate::value::{Outcome, Score, Transition, WIN_SCORE};
+use crate::game::{Game, Tabled};
+use crate::games::stones::{FlatBoard, FlatCell, Layout};
+use crate::value::{Outcome, Score, Transition};
 
 /// How the board is written.
 const LAYOUT: Layout = Layout {
@@ -36,7 +33,6 @@ const LAYOUT: Layout = Layout {
 };
 
 const CELLS: usize = 9;
-const FULL: u16 = (1 << CELLS) - 1;
 
 /// The eight winning lines as cell masks.
 const LINES: [u16; 8] = [
@@ -104,59 +100,10 @@ static MASK_IMAGES: [[u16; 1 << CELLS]; 8] = {
 pub struct TicTacToe;
 
 /// A tic-tac-toe board: one bit per cell for each player.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Board {
-    x: u16,
-    o: u16,
-}
-
-impl Board {
-    /// The cells X holds, bit `i` for cell `i`.
-    pub fn x(self) -> u16 {
-        self.x
-    }
-
-    /// The cells O holds, bit `i` for cell `i`.
-    pub fn o(self) -> u16 {
-        self.o
-    }
-
-    /// Stones on the board.
-    pub fn stones(self) -> u32 {
-        (self.x | self.o).count_ones()
-    }
-
-    fn x_to_move(self) -> bool {
-        self.x.count_ones() == self.o.count_ones()
-    }
-
-    /// The stones of the player who moved last.
-    fn last_mover(self) -> u16 {
-        if self.x_to_move() { self.o } else { self.x }
-    }
-}
+pub type Board = FlatBoard<CELLS>;
 
 /// A cell, `0`–`8` row by row from the top left.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Cell(u8);
-
-impl Cell {
-    /// The cell with this number, if it is on the board.
-    pub fn new(index: u8) -> Option<Cell> {
-        (usize::from(index) < CELLS).then_some(Cell(index))
-    }
-
-    /// The cell's number.
-    pub fn index(self) -> u8 {
-        self.0
-    }
-}
-
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
+pub type Cell = FlatCell<CELLS>;
 
 fn has_line(stones: u16) -> bool {
     LINES.iter().any(|&line| line & !stones == 0)
@@ -165,23 +112,17 @@ fn has_line(stones: u16) -> bool {
 impl TicTacToe {
     /// `'X'` or `'O'`: whose turn it is (X moves first).
     pub fn to_move(self, board: Board) -> char {
-        if board.x_to_move() { 'X' } else { 'O' }
+        board.to_move()
     }
 
     /// The board with these stones, if it could arise in play.
     ///
     /// # Errors
     ///
-    /// As [`Game::parse`] for an unreachable board.
+    /// [`PositionError::BadMove`] if stones overlap or lie off the board,
+    /// otherwise as [`Game::parse`] for an unreachable board.
     pub fn board(self, x: u16, o: u16) -> Result<Board, PositionError> {
-        if x & o != 0 || (x | o) & !FULL != 0 {
-            return Err(PositionError::BadMove {
-                input: format!("x={x:#x} o={o:#x}"),
-                reason: "stones overlap or lie off the board".into(),
-            });
-        }
-        check_reachable(u32::from(x), u32::from(o), |m| has_line(m as u16))?;
-        Ok(Board { x, o })
+        Board::checked(x, o, has_line)
     }
 }
 
@@ -199,22 +140,11 @@ impl Game for TicTacToe {
     }
 
     fn parse(&self, text: &str) -> Result<Board, PositionError> {
-        check_notation_length(text)?;
-        let text = text.trim();
-        if text.starts_with(|c: char| c.is_ascii_digit()) {
-            return self.play_from_start(text);
-        }
-        let (x, o) = LAYOUT.parse_cells(text)?;
-        check_reachable(x, o, |m| has_line(m as u16))?;
-        // Nine cells: both masks fit 16 bits.
-        Ok(Board {
-            x: x as u16,
-            o: o as u16,
-        })
+        Board::parse(self, &LAYOUT, text, has_line)
     }
 
     fn notation(&self, board: Board) -> String {
-        LAYOUT.write_cells(u32::from(board.x), u32::from(board.o))
+        board.notation(&LAYOUT)
     }
 
     /// The grid, each empty cell showing its move number:
@@ -227,50 +157,23 @@ impl Game for TicTacToe {
     ///  6 | 7 | 8
     /// ```
     fn picture(&self, board: Board) -> String {
-        let marks: Vec<char> = self.notation(board).chars().filter(|&c| c != '/').collect();
-        grid_picture(&marks, 3)
+        board.picture(&LAYOUT)
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell, PositionError> {
-        Ok(Cell(LAYOUT.parse_cell(text)?))
+        Cell::parse(&LAYOUT, text)
     }
 
     fn moves(&self, board: Board) -> Vec<Cell> {
-        if self.terminal_score(board).is_some() {
-            return Vec::new();
-        }
-        let empty = FULL & !(board.x | board.o);
-        (0..CELLS as u8)
-            .filter(|&c| empty & (1 << c) != 0)
-            .map(Cell)
-            .collect()
+        board.moves(has_line)
     }
 
     fn play(&self, board: Board, cell: Cell) -> (Board, Transition) {
-        let bit = 1 << cell.0;
-        let next = if board.x_to_move() {
-            Board {
-                x: board.x | bit,
-                ..board
-            }
-        } else {
-            Board {
-                o: board.o | bit,
-                ..board
-            }
-        };
-        (next, Transition::PASS)
+        (board.with_move(cell), Transition::PASS)
     }
 
     fn terminal_score(&self, board: Board) -> Option<Score> {
-        let stones = board.stones() as Score;
-        if has_line(board.last_mover()) {
-            Some(-(WIN_SCORE - stones))
-        } else if board.x | board.o == FULL {
-            Some(0)
-        } else {
-            None
-        }
+        board.terminal_score(has_line)
     }
 
     /// # Panics
@@ -278,13 +181,7 @@ impl Game for TicTacToe {
     /// If `score` is not a score this game produces at `board` (a bug in
     /// the caller: entries are validated when decoded).
     fn value(&self, board: Board, score: Score) -> Outcome {
-        let stones = board.stones();
-        if score == 0 {
-            // A drawn game of tic-tac-toe always fills the board.
-            return Outcome::draw((CELLS as u32 - stones) as u8);
-        }
-        Outcome::from_score(score, stones)
-            .expect("scores come from the rules, the search or a decoded entry")
+        board.value(score)
     }
 
     fn side_to_move(&self, board: Board) -> Option<char> {
@@ -297,10 +194,7 @@ impl Game for TicTacToe {
 
     fn symmetric(&self, board: Board, index: usize) -> Board {
         let image = &MASK_IMAGES[index];
-        Board {
-            x: image[usize::from(board.x)],
-            o: image[usize::from(board.o)],
-        }
+        board.map(|mask| image[usize::from(mask)])
     }
 }
 
@@ -314,9 +208,9 @@ impl Tabled for TicTacToe {
 
     fn slot(&self, board: Board) -> u64 {
         (0..CELLS).rev().fold(0, |acc, c| {
-            let digit = if board.x & (1 << c) != 0 {
+            let digit = if board.x() & (1 << c) != 0 {
                 1
-            } else if board.o & (1 << c) != 0 {
+            } else if board.o() & (1 << c) != 0 {
                 2
             } else {
                 0
@@ -329,16 +223,16 @@ impl Tabled for TicTacToe {
         if slot >= self.slots() {
             return None;
         }
-        let (mut rest, mut board) = (slot, Board::default());
+        let (mut rest, mut x, mut o) = (slot, 0u16, 0u16);
         for c in 0..CELLS {
             match rest % 3 {
-                1 => board.x |= 1 << c,
-                2 => board.o |= 1 << c,
+                1 => x |= 1 << c,
+                2 => o |= 1 << c,
                 _ => {}
             }
             rest /= 3;
         }
-        Some(board)
+        Some(Board::from_masks(x, o))
     }
 
     fn encode(&self, board: Board, score: Score) -> u8 {

@@ -44,16 +44,13 @@
 //! # Ok::<(), solvedb_lookup::PositionError>(())
 //! ```
 
-use std::fmt;
-
 use crate::error::PositionError;
 use crate::format::{
     GameId, IndexScheme, TableError, ValueEncoding, decode_outcome, encode_outcome,
 };
-use crate::game::{Game, Tabled, check_notation_length};
-use crate::games::stones::{Layout, least_image};
-use crate::games::{check_reachable, grid_picture};
-use crate::value::{Outcome, Score, Transition, WIN_SCORE};
+use crate::game::{Game, Tabled};
+use crate::games::stones::{FlatBoard, FlatCell, Layout, least_image};
+use crate::value::{Outcome, Score, Transition};
 
 /// How the board is written.
 const LAYOUT: Layout = Layout {
@@ -68,7 +65,6 @@ const LAYOUT: Layout = Layout {
 /// Cells on the board.
 pub const CELLS: usize = 16;
 const SIDE: usize = 4;
-const FULL: u16 = u16::MAX;
 
 /// Number of winning lines.
 pub const LINE_COUNT: usize = 10;
@@ -178,76 +174,29 @@ pub struct TicTacToe4x4;
 
 /// A 4×4 board: one bit per cell for each player. Ordered by X's mask, then
 /// O's, which is the order of [`key`](Board4x4::key)s.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Board4x4 {
-    x: u16,
-    o: u16,
-}
+pub type Board4x4 = FlatBoard<CELLS>;
+
+/// A cell, `0`–`15` row by row from the top left.
+pub type Cell4x4 = FlatCell<CELLS>;
 
 impl Board4x4 {
-    /// The cells X holds, bit `i` for cell `i`.
-    pub fn x(self) -> u16 {
-        self.x
-    }
-
-    /// The cells O holds, bit `i` for cell `i`.
-    pub fn o(self) -> u16 {
-        self.o
-    }
-
-    /// Stones on the board.
-    pub fn stones(self) -> u32 {
-        (self.x | self.o).count_ones()
-    }
-
     /// The table key: `x << 16 | o`.
     pub fn key(self) -> u64 {
-        u64::from(self.x) << CELLS | u64::from(self.o)
+        u64::from(self.x()) << CELLS | u64::from(self.o())
     }
 
     /// The board a key stands for, if it names a well-formed one (the key
     /// need not be a reachable position).
     pub fn from_key(key: u64) -> Option<Board4x4> {
         let (x, o) = ((key >> CELLS) as u16, key as u16);
-        (key >> (2 * CELLS) == 0 && x & o == 0).then_some(Board4x4 { x, o })
-    }
-
-    fn x_to_move(self) -> bool {
-        self.x.count_ones() == self.o.count_ones()
-    }
-
-    /// The stones of the player who moved last.
-    fn last_mover(self) -> u16 {
-        if self.x_to_move() { self.o } else { self.x }
-    }
-}
-
-/// A cell, `0`–`15` row by row from the top left.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Cell4x4(u8);
-
-impl Cell4x4 {
-    /// The cell with this number, if it is on the board.
-    pub fn new(index: u8) -> Option<Cell4x4> {
-        (usize::from(index) < CELLS).then_some(Cell4x4(index))
-    }
-
-    /// The cell's number.
-    pub fn index(self) -> u8 {
-        self.0
-    }
-}
-
-impl fmt::Display for Cell4x4 {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        (key >> (2 * CELLS) == 0 && x & o == 0).then_some(Board4x4::from_masks(x, o))
     }
 }
 
 impl TicTacToe4x4 {
     /// `'X'` or `'O'`: whose turn it is (X moves first).
     pub fn to_move(self, board: Board4x4) -> char {
-        if board.x_to_move() { 'X' } else { 'O' }
+        board.to_move()
     }
 
     /// The board with these stones, if it could arise in play.
@@ -257,14 +206,7 @@ impl TicTacToe4x4 {
     /// [`PositionError::BadMove`] if stones overlap, otherwise as
     /// [`Game::parse`] for an unreachable board.
     pub fn board(self, x: u16, o: u16) -> Result<Board4x4, PositionError> {
-        if x & o != 0 {
-            return Err(PositionError::BadMove {
-                input: format!("x={x:#x} o={o:#x}"),
-                reason: "stones overlap".into(),
-            });
-        }
-        check_reachable(u32::from(x), u32::from(o), |m| has_line(m as u16))?;
-        Ok(Board4x4 { x, o })
+        Board4x4::checked(x, o, has_line)
     }
 }
 
@@ -283,18 +225,11 @@ impl Game for TicTacToe4x4 {
 
     /// The sixteen cells, or the moves from the start (`5 0`).
     fn parse(&self, text: &str) -> Result<Board4x4, PositionError> {
-        check_notation_length(text)?;
-        let text = text.trim();
-        if text.starts_with(|c: char| c.is_ascii_digit()) {
-            return self.play_from_start(text);
-        }
-        let (x, o) = LAYOUT.parse_cells(text)?;
-        // Sixteen cells: both masks fit 16 bits.
-        self.board(x as u16, o as u16)
+        Board4x4::parse(self, &LAYOUT, text, has_line)
     }
 
     fn notation(&self, board: Board4x4) -> String {
-        LAYOUT.write_cells(u32::from(board.x), u32::from(board.o))
+        board.notation(&LAYOUT)
     }
 
     /// The grid, each empty cell showing its move number:
@@ -309,49 +244,23 @@ impl Game for TicTacToe4x4 {
     ///  12 | 13 | 14 | 15
     /// ```
     fn picture(&self, board: Board4x4) -> String {
-        let marks: Vec<char> = self.notation(board).chars().filter(|&c| c != '/').collect();
-        grid_picture(&marks, SIDE)
+        board.picture(&LAYOUT)
     }
 
     fn parse_move(&self, text: &str) -> Result<Cell4x4, PositionError> {
-        Ok(Cell4x4(LAYOUT.parse_cell(text)?))
+        Cell4x4::parse(&LAYOUT, text)
     }
 
     fn moves(&self, board: Board4x4) -> Vec<Cell4x4> {
-        if self.terminal_score(board).is_some() {
-            return Vec::new();
-        }
-        let empty = !(board.x | board.o);
-        (0..CELLS as u8)
-            .filter(|&c| empty & (1 << c) != 0)
-            .map(Cell4x4)
-            .collect()
+        board.moves(has_line)
     }
 
     fn play(&self, board: Board4x4, cell: Cell4x4) -> (Board4x4, Transition) {
-        let bit = 1 << cell.0;
-        let next = if board.x_to_move() {
-            Board4x4 {
-                x: board.x | bit,
-                ..board
-            }
-        } else {
-            Board4x4 {
-                o: board.o | bit,
-                ..board
-            }
-        };
-        (next, Transition::PASS)
+        (board.with_move(cell), Transition::PASS)
     }
 
     fn terminal_score(&self, board: Board4x4) -> Option<Score> {
-        if has_line(board.last_mover()) {
-            Some(-(WIN_SCORE - board.stones() as Score))
-        } else if board.x | board.o == FULL {
-            Some(0)
-        } else {
-            None
-        }
+        board.terminal_score(has_line)
     }
 
     /// # Panics
@@ -359,13 +268,7 @@ impl Game for TicTacToe4x4 {
     /// If `score` is not a score this game produces at `board` (a bug in
     /// the caller: entries are validated when decoded).
     fn value(&self, board: Board4x4, score: Score) -> Outcome {
-        let stones = board.stones();
-        if score == 0 {
-            // A drawn game always fills the board.
-            return Outcome::draw((CELLS as u32 - stones) as u8);
-        }
-        Outcome::from_score(score, stones)
-            .expect("scores come from the rules, the search or a decoded entry")
+        board.value(score)
     }
 
     fn side_to_move(&self, board: Board4x4) -> Option<char> {
@@ -377,17 +280,14 @@ impl Game for TicTacToe4x4 {
     }
 
     fn symmetric(&self, board: Board4x4, index: usize) -> Board4x4 {
-        Board4x4 {
-            x: image(index, board.x),
-            o: image(index, board.o),
-        }
+        board.map(|mask| image(index, mask))
     }
 
     /// The least image, comparing X's masks first: O's mask is only mapped
     /// where X's image does not already lose.
     fn canonical(&self, board: Board4x4) -> Board4x4 {
-        let (x, o) = least_image(board.x, board.o, SYMMETRY_COUNT, image);
-        Board4x4 { x, o }
+        let (x, o) = least_image(board.x(), board.o(), SYMMETRY_COUNT, image);
+        Board4x4::from_masks(x, o)
     }
 }
 
@@ -463,7 +363,7 @@ mod tests {
         let mut count = 0;
         let mut stack = vec![T.start()];
         while let Some(board) = stack.pop() {
-            let at = base3(&digits, board.x, board.o);
+            let at = base3(&digits, board.x(), board.o());
             if seen[at / 64] >> (at % 64) & 1 != 0 {
                 continue;
             }
@@ -508,7 +408,7 @@ mod tests {
             let mut o = free;
             loop {
                 let at = base3(&digits, x, o);
-                let board = Board4x4 { x, o };
+                let board = Board4x4::from_masks(x, o);
                 let text = T.notation(board);
                 if seen[at / 64] >> (at % 64) & 1 != 0 {
                     assert_eq!(T.parse(&text), Ok(board), "{text}");
@@ -621,7 +521,7 @@ mod tests {
             for &image in &images {
                 assert_eq!(T.canonical(image), least);
                 assert_eq!(T.terminal_score(image), T.terminal_score(board));
-                assert!(T.board(image.x, image.o).is_ok());
+                assert!(T.board(image.x(), image.o()).is_ok());
             }
         }
     }
