@@ -211,7 +211,9 @@ enum Command {
         /// latency, the endgame solver), or `all`: each of them (dots on 3x3,
         /// with 5 endgame positions per board) and the sizes of the tables in
         /// `--tables`, in one run; `http`: the HTTP API's throughput and
-        /// latency against in-process answers (cube table answers).
+        /// latency against in-process answers (cube table answers);
+        /// `rooms`: many rooms at once, two WebSocket players each, moves
+        /// per second and broadcast latency (`--rooms`, `--games`).
         #[arg(default_value = "all")]
         game: Target,
         /// Directory of the tables whose sizes `all` reports (else
@@ -233,6 +235,12 @@ enum Command {
         /// positions with 15-25 undrawn edges (`all` uses at least 5).
         #[arg(long, default_value_t = 0)]
         endgame: usize,
+        /// Rooms: rooms playing at once (two WebSockets each).
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        rooms: u64,
+        /// Rooms: games each room's players play in turn.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        games: u64,
     },
     /// The value of a position and of every move by exact live search
     /// alone (no table), as `probe` prints it, with the time taken.
@@ -318,6 +326,8 @@ enum Target {
     All,
     /// `bench http`: the HTTP server against in-process answers.
     Http,
+    /// `bench rooms`: rooms under load over WebSockets.
+    Rooms,
 }
 
 impl std::str::FromStr for Target {
@@ -327,6 +337,7 @@ impl std::str::FromStr for Target {
         match s {
             "all" => Ok(Target::All),
             "http" => Ok(Target::Http),
+            "rooms" => Ok(Target::Rooms),
             _ => s.parse().map(Target::One),
         }
     }
@@ -609,6 +620,7 @@ fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
                 Target::One(game) => vec![game],
                 Target::All => default_set(),
                 Target::Http => bail!("`http` is a bench, not a game to build"),
+                Target::Rooms => bail!("`rooms` is a bench, not a game to build"),
             };
             for game in games {
                 with_game!(game, g => build(g, &dir, level, out))?;
@@ -720,6 +732,8 @@ fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
             positions,
             depths,
             endgame,
+            rooms,
+            games,
         } => {
             let options = BenchOptions {
                 rounds,
@@ -729,6 +743,9 @@ fn run(command: Command, io: &mut Io<'_>) -> Result<i32> {
             };
             match game {
                 Target::Http => crate::http::bench::run(&tables, rounds, positions, out)?,
+                Target::Rooms => {
+                    crate::http::load::run(&tables, rooms as usize, games as usize, rounds, out)?
+                }
                 Target::One(game) => with_game!(game, g => g.bench(&options, out))?,
                 Target::All => bench_all(&options, &tables, out)?,
             }

@@ -20,6 +20,7 @@ pub mod api;
 pub mod bench;
 pub mod client;
 pub mod leaderboard;
+pub mod load;
 pub mod page;
 pub mod referee;
 pub mod rooms;
