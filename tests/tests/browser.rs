@@ -182,11 +182,7 @@ async fn run() {
     let state = AppState::new(&committed_tables(), limits).unwrap();
     let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(http::serve_until(
-        listener,
-        http::router(state),
-        std::future::pending(),
-    ));
+    tokio::spawn(http::serve_until(listener, state, std::future::pending()));
     let profile = tempfile::tempdir().unwrap();
     let driver = Driver::start().await;
     let tab = driver.session(profile.path()).await;

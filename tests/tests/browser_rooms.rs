@@ -155,11 +155,7 @@ async fn run() {
         .unwrap();
     let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(http::serve_until(
-        listener,
-        http::router(state),
-        std::future::pending(),
-    ));
+    tokio::spawn(http::serve_until(listener, state, std::future::pending()));
     let driver = Driver::start().await;
     let profiles = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     let people = [

@@ -23,7 +23,7 @@ async fn start(limits: Limits) -> Server {
     let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(http::serve_until(listener, http::router(state), async {
+    tokio::spawn(http::serve_until(listener, state, async {
         let _ = stopped.await;
     }));
     Server { base, _stop: stop }

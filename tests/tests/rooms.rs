@@ -8,12 +8,14 @@ mod roomkit;
 use std::collections::HashMap;
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use roomkit::{Player, Server};
 use serde_json::{Value, json};
 use solvedb_generator::http::rooms::RoomLimits;
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{AnyValue, Error, Game, GameId, Oracle, with_game};
 use solvedb_tests::committed_tables;
+use tokio_tungstenite::tungstenite::Message;
 
 /// The legal moves at `position`, by the library's rules.
 fn legal(game: GameId, position: &str) -> Vec<String> {
@@ -583,6 +585,44 @@ async fn an_idle_room_expires() {
         Some(400)
     );
     server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_server_closes_every_socket_with_going_away() {
+    let server = Server::start(None, RoomLimits::default()).await;
+    let mut sockets = Vec::new();
+    for _ in 0..2 {
+        let made = server.create("tictactoe", false).await;
+        let room = made["room"].as_str().unwrap();
+        for token in [
+            made["seats"]["first"].as_str(),
+            made["seats"]["second"].as_str(),
+            None,
+        ] {
+            let mut p = Player::connect(server.addr, room, token, None)
+                .await
+                .unwrap();
+            p.state_with(0).await;
+            sockets.push(p);
+        }
+    }
+    // The server waits for its sockets while they read their Close frames.
+    let stopping = tokio::spawn(server.stop());
+    for p in &mut sockets {
+        let close = loop {
+            match tokio::time::timeout(roomkit::WAIT, p.ws.next())
+                .await
+                .unwrap()
+            {
+                Some(Ok(Message::Close(frame))) => break frame.expect("a close frame says why"),
+                Some(Ok(_)) => {}
+                other => panic!("the socket ended without a Close frame: {other:?}"),
+            }
+        };
+        assert_eq!(u16::from(close.code), 1001);
+        assert_eq!(close.reason.as_str(), "the server is shutting down");
+    }
+    stopping.await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

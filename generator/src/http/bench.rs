@@ -17,7 +17,7 @@ use solvedb_lookup::testkit::{Rng, random_positions};
 use solvedb_lookup::{Cube, Game, GameId};
 
 use super::client::Client;
-use super::{AppState, Limits, bind, router, serve_until};
+use super::{AppState, Limits, bind, serve_until};
 use crate::serve::{Wanted, wanted_json};
 
 /// Latency figures of one measurement.
@@ -120,7 +120,7 @@ pub fn run(tables: &Path, rounds: u32, positions: usize, out: &mut dyn Write) ->
     let listener = server.block_on(bind("127.0.0.1:0".parse()?))?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = server.spawn(serve_until(listener, router(state), async {
+    let serving = server.spawn(serve_until(listener, state, async {
         let _ = stopped.await;
     }));
     let clients_runtime = tokio::runtime::Builder::new_multi_thread()

@@ -24,7 +24,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use super::client::Client;
 use super::rooms::RoomLimits;
-use super::{AppState, Limits, bind, router, serve_until};
+use super::{AppState, Limits, bind, serve_until};
 
 /// How long a player waits for a message before the run fails.
 const WAIT: Duration = Duration::from_secs(30);
@@ -230,7 +230,7 @@ pub fn run(
     let listener = server.block_on(bind("127.0.0.1:0".parse()?))?;
     let addr = listener.local_addr()?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = server.spawn(serve_until(listener, router(state), async {
+    let serving = server.spawn(serve_until(listener, state, async {
         let _ = stopped.await;
     }));
     let players = tokio::runtime::Builder::new_multi_thread()

@@ -254,21 +254,36 @@ pub async fn bind(addr: SocketAddr) -> Result<TcpListener> {
         .with_context(|| format!("binding {addr}"))
 }
 
-/// Serves `router` on `listener` until `shutdown` resolves, then finishes
-/// the requests in flight.
+/// How long a stopping server waits for its WebSocket connections to end
+/// after telling them it stops.
+pub const WEBSOCKET_DRAIN: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Serves `state` on `listener` until `shutdown` resolves; then accepts
+/// nothing new, finishes the requests in flight, closes every room (each
+/// WebSocket is sent a Close frame, 1001) and waits up to
+/// [`WEBSOCKET_DRAIN`] for the connections to end. A game's result is
+/// recorded before its last state is sent, so a stop loses none.
 ///
 /// # Errors
 ///
 /// I/O errors of the listener.
 pub async fn serve_until(
     listener: TcpListener,
-    router: Router,
+    state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<()> {
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
+    let rooms = Arc::clone(&state.rooms);
+    let closing = Arc::clone(&rooms);
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            // Upgraded connections are no longer axum's to wait for.
+            closing.close_all();
+        })
         .await
-        .context("serving HTTP")
+        .context("serving HTTP")?;
+    rooms.drained(WEBSOCKET_DRAIN).await;
+    Ok(())
 }
 
 /// Resolves on Ctrl-C or SIGTERM.
@@ -318,6 +333,6 @@ pub fn run(
         let local = listener.local_addr().context("reading the bound address")?;
         writeln!(out, "listening on http://{local}/")?;
         out.flush()?;
-        serve_until(listener, router(state), shutdown_signal()).await
+        serve_until(listener, state, shutdown_signal()).await
     })
 }

@@ -21,7 +21,7 @@
 //! a room nobody has moved or joined in for [`RoomLimits::idle`] is closed.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -93,7 +93,15 @@ pub struct Rooms {
     open: Mutex<HashMap<String, Arc<Room>>>,
     /// The bounds.
     pub limits: RoomLimits,
+    /// Set by [`close_all`](Rooms::close_all): no room is made or joined
+    /// any more.
+    closing: AtomicBool,
+    /// WebSocket connections running, in every room.
+    live: AtomicUsize,
 }
+
+/// Why every room closes when the server stops.
+const SHUTTING_DOWN: &str = "the server is shutting down";
 
 /// A hex string of 128 bits from the operating system's CSPRNG.
 ///
@@ -121,7 +129,43 @@ impl Rooms {
         Rooms {
             open: Mutex::new(HashMap::new()),
             limits,
+            closing: AtomicBool::new(false),
+            live: AtomicUsize::new(0),
         }
+    }
+
+    /// Closes every room for a server that stops: each connection is sent
+    /// a Close frame (1001, "the server is shutting down") and ends, and
+    /// rooms are neither made nor joined any more.
+    pub fn close_all(&self) {
+        self.closing.store(true, Ordering::SeqCst);
+        let rooms: Vec<Arc<Room>> = self.map().drain().map(|(_, room)| room).collect();
+        for room in rooms {
+            room.close(SHUTTING_DOWN);
+        }
+    }
+
+    /// Waits until every connection has ended, at most `bound`; returns
+    /// how many are still open then.
+    pub async fn drained(&self, bound: Duration) -> usize {
+        let deadline = Instant::now() + bound;
+        loop {
+            let live = self.live.load(Ordering::SeqCst);
+            if live == 0 || Instant::now() >= deadline {
+                return live;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    fn refuse_if_closing(&self) -> Result<(), ApiError> {
+        if self.closing.load(Ordering::SeqCst) {
+            return Err(ApiError {
+                kind: ErrorKind::Budget,
+                message: SHUTTING_DOWN.into(),
+            });
+        }
+        Ok(())
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Room>>> {
@@ -165,6 +209,7 @@ impl Rooms {
     }
 
     fn insert(&self, room: Arc<Room>) -> Result<(), ApiError> {
+        self.refuse_if_closing()?;
         self.sweep();
         let mut map = self.map();
         if map.len() >= self.limits.rooms {
@@ -463,6 +508,7 @@ async fn connect(
 ) -> Response {
     let accepted = (|| {
         let params = Params::read(&uri, query, &["token", "name"])?;
+        state.rooms.refuse_if_closing()?;
         let upgrade = upgrade.map_err(|e| {
             ApiError::request(format!("not a WebSocket request: {}", e.body_text()))
         })?;
@@ -500,8 +546,11 @@ async fn connect(
                 .max_message_size(frame)
                 .max_frame_size(frame)
                 .on_upgrade(move |socket| async move {
+                    let rooms = Arc::clone(&state.rooms);
+                    rooms.live.fetch_add(1, Ordering::SeqCst);
                     connection(socket, state, room.clone(), seat, name).await;
                     room.connections.fetch_sub(1, Ordering::SeqCst);
+                    rooms.live.fetch_sub(1, Ordering::SeqCst);
                 })
         }
     }
@@ -545,6 +594,17 @@ async fn connection(
 ) {
     let limits = state.rooms.limits;
     let mut updates = room.updates.subscribe();
+    // A connection that subscribed after `close_all` sent its Close to the
+    // room's subscribers sees the flag it set first.
+    if state.rooms.closing.load(Ordering::SeqCst) {
+        let _ = socket
+            .send(Message::Close(Some(CloseFrame {
+                code: 1001,
+                reason: SHUTTING_DOWN.into(),
+            })))
+            .await;
+        return;
+    }
     {
         let mut st = room.state();
         match seat {

@@ -37,7 +37,7 @@ impl Server {
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            http::serve_until(listener, http::router(state), async {
+            http::serve_until(listener, state, async {
                 let _ = stopped.await;
             })
             .await
@@ -62,8 +62,8 @@ impl Server {
     /// Stops the server and waits until it has.
     pub async fn stop(mut self) {
         let _ = self.stop.take().unwrap().send(());
-        // Open WebSockets hold graceful shutdown; the test's players are
-        // dropped before, so this ends promptly.
+        // The server closes its open WebSockets and waits for them (at
+        // most `http::WEBSOCKET_DRAIN`).
         tokio::time::timeout(Duration::from_secs(10), self.task.take().unwrap())
             .await
             .expect("the server stops")
