@@ -588,6 +588,52 @@ async fn an_idle_room_expires() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_room_nobody_watches_makes_way_for_a_new_one() {
+    let limits = RoomLimits {
+        rooms: 1,
+        ..RoomLimits::default()
+    };
+    let server = Server::start(None, limits).await;
+    let (status, made) = server
+        .post(
+            "/api/v1/rooms",
+            &json!({"game": "tictactoe", "position": "XX./OO./..."}),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let another = json!({"game": "tictactoe"});
+    let full = || server.post("/api/v1/rooms", &another);
+    assert_eq!(full().await.0, 503, "one room is the limit");
+    let room = made["room"].as_str().unwrap();
+    let mut x = Player::connect(server.addr, room, made["seats"]["first"].as_str(), None)
+        .await
+        .unwrap();
+    x.state_with(0).await;
+    x.send_move("2").await;
+    let over = x.state_with(1).await;
+    assert_eq!(over["result"]["winner"], "first", "{over}");
+    // Finished, but still watched: it stays.
+    assert_eq!(full().await.0, 503);
+    drop(x);
+    // Once its last connection has ended, the finished room gives way.
+    let deadline = std::time::Instant::now() + roomkit::WAIT;
+    loop {
+        let (status, answer) = full().await;
+        if status == 201 {
+            break;
+        }
+        assert_eq!(status, 503, "{answer}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the finished room never gave way"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(full().await.0, 503, "the new room is open: one room again");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopping_server_closes_every_socket_with_going_away() {
     let server = Server::start(None, RoomLimits::default()).await;
     let mut sockets = Vec::new();

@@ -213,6 +213,15 @@ impl Rooms {
         self.sweep();
         let mut map = self.map();
         if map.len() >= self.limits.rooms {
+            // Finished games nobody is looking at any more make way: a
+            // finished room otherwise stays open (for its review) until
+            // idle.
+            map.retain(|_, open| {
+                !(open.state().game.result.is_some()
+                    && open.connections.load(Ordering::SeqCst) == 0)
+            });
+        }
+        if map.len() >= self.limits.rooms {
             return Err(ApiError {
                 kind: ErrorKind::Budget,
                 message: format!("{} rooms are open, the limit: try again later", map.len()),
