@@ -113,20 +113,9 @@ pub fn run(tables: &Path, rounds: u32, positions: usize, out: &mut dyn Write) ->
     }
     let in_process = median_round(in_process);
 
-    let server = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    let listener = server.block_on(bind("127.0.0.1:0".parse()?))?;
-    let addr = listener.local_addr()?;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = server.spawn(serve_until(listener, state, async {
-        let _ = stopped.await;
-    }));
-    let clients_runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    let server = BenchServer::start(state)?;
+    let addr = server.addr;
+    let clients_runtime = two_threads()?;
     let urls: Arc<Vec<String>> = Arc::new(
         texts
             .iter()
@@ -188,9 +177,54 @@ pub fn run(tables: &Path, rounds: u32, positions: usize, out: &mut dyn Write) ->
             figures.p50.as_secs_f64() / in_process.p50.as_secs_f64()
         )?;
     }
-    let _ = stop.send(());
-    server.block_on(serving).context("joining the server")??;
-    Ok(())
+    server.stop()
+}
+
+/// A two-thread runtime: a bench's server, or its clients (the machine has
+/// two cores).
+pub(crate) fn two_threads() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting a tokio runtime")
+}
+
+/// A server on a loopback port and its own runtime, for a bench whose
+/// clients run on another runtime of the same process.
+pub(crate) struct BenchServer {
+    /// Where it listens.
+    pub addr: std::net::SocketAddr,
+    runtime: tokio::runtime::Runtime,
+    stop: tokio::sync::oneshot::Sender<()>,
+    serving: tokio::task::JoinHandle<Result<()>>,
+}
+
+impl BenchServer {
+    /// Serves `state` on a free loopback port.
+    pub(crate) fn start(state: AppState) -> Result<BenchServer> {
+        let runtime = two_threads()?;
+        let listener = runtime.block_on(bind("127.0.0.1:0".parse()?))?;
+        let addr = listener.local_addr()?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let serving = runtime.spawn(serve_until(listener, state, async {
+            let _ = stopped.await;
+        }));
+        Ok(BenchServer {
+            addr,
+            runtime,
+            stop,
+            serving,
+        })
+    }
+
+    /// Stops the server and waits until it has.
+    pub(crate) fn stop(self) -> Result<()> {
+        let _ = self.stop.send(());
+        self.runtime
+            .block_on(self.serving)
+            .context("joining the server")?
+    }
 }
 
 /// Every URL once, split between `clients` concurrent clients, each with

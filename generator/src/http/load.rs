@@ -22,9 +22,10 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use super::bench::{BenchServer, two_threads};
 use super::client::Client;
 use super::rooms::RoomLimits;
-use super::{AppState, Limits, bind, serve_until};
+use super::{AppState, Limits};
 
 /// How long a player waits for a message before the run fails.
 const WAIT: Duration = Duration::from_secs(30);
@@ -223,23 +224,11 @@ pub fn run(
 ) -> Result<()> {
     let state = AppState::new(tables, Limits::default())?
         .with_room_limits(load_limits(rooms, games * rounds as usize));
-    let server = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    let listener = server.block_on(bind("127.0.0.1:0".parse()?))?;
-    let addr = listener.local_addr()?;
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let serving = server.spawn(serve_until(listener, state, async {
-        let _ = stopped.await;
-    }));
-    let players = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    let server = BenchServer::start(state)?;
+    let players = two_threads()?;
     let mut runs = Vec::new();
     for _ in 0..rounds.max(1) {
-        runs.push(players.block_on(load(addr, rooms, games))?);
+        runs.push(players.block_on(load(server.addr, rooms, games))?);
     }
     runs.sort_by_key(|run| run.wall);
     let figures = &runs[runs.len() / 2];
@@ -266,7 +255,5 @@ pub fn run(
         figures.states,
         2 * figures.moves
     )?;
-    let _ = stop.send(());
-    server.block_on(serving).context("joining the server")??;
-    Ok(())
+    server.stop()
 }
