@@ -66,7 +66,8 @@ struct Player {
 impl Player {
     async fn connect(addr: SocketAddr, room: &str, token: &str, name: &str) -> Result<Player> {
         let url = format!("ws://{addr}/api/v1/rooms/{room}/ws?token={token}&name={name}");
-        let (ws, _) = tokio_tungstenite::connect_async(url.as_str())
+        // No Nagle delay on the players' side either, as browsers do.
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(url.as_str(), None, true)
             .await
             .with_context(|| format!("connecting to {url}"))?;
         Ok(Player { ws })

@@ -35,6 +35,7 @@ use anyhow::{Context, Result};
 use axum::Router;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::serve::ListenerExt;
 use solvedb_lookup::{ErrorKind, Game, GameId, Oracle, with_game};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -274,6 +275,12 @@ pub async fn serve_until(
 ) -> Result<()> {
     let rooms = Arc::clone(&state.rooms);
     let closing = Arc::clone(&rooms);
+    // Small writes go out at once: a move's state is one small frame, and
+    // Nagle's algorithm would hold it for the client's delayed ACK (tens of
+    // milliseconds).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, router(state))
         .with_graceful_shutdown(async move {
             shutdown.await;
