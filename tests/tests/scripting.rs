@@ -589,6 +589,45 @@ fn bench_depths_take_the_form_help_shows() {
     );
 }
 
+/// The benches are long runs of commands, and they check what they time
+/// (the passes and codings agree, every room state arrives); here each runs
+/// once, small.
+#[test]
+fn benches_run_their_checks_small() {
+    let (code, out, err) = solvedb(&["bench", "dots:2x3", "--rounds", "1"]);
+    assert_eq!(code, 0, "{err}");
+    for line in [
+        "plain baseline (1 thread",
+        "retrograde pass before",
+        "retrograde pass now",
+        "canonical and don't-care pass",
+        "table coding",
+        "warm table lookup",
+        "through the oracle",
+    ] {
+        assert!(out.contains(line), "no {line:?} in {out}");
+    }
+    let tables = committed_tables();
+    let (code, out, err) = solvedb(&[
+        "bench",
+        "rooms",
+        "--rooms",
+        "3",
+        "--games",
+        "2",
+        "--rounds",
+        "1",
+        "--tables",
+        tables.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("3 rooms at once (6 WebSockets), 6 tic-tac-toe games"),
+        "{out}"
+    );
+    assert!(out.contains("none lost or out of order"), "{out}");
+}
+
 #[test]
 fn serve_bounds_every_search_by_default_and_says_so() {
     let empty = tempfile::tempdir().unwrap();
