@@ -41,6 +41,9 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
+mod table;
+
+use self::table::{Entry, NO_MOVE, Table};
 use super::{Dots, Edges};
 use crate::error::Error;
 use crate::game::{ExactSolver, Game, Limits};
@@ -102,40 +105,6 @@ impl Default for Rules {
     }
 }
 
-#[derive(Copy, Clone, Debug, Default)]
-struct Entry {
-    /// The key with bit 63 set (no edge uses it), 0 for an empty slot.
-    key: u64,
-    lower: i8,
-    upper: i8,
-    /// The best move found, as an edge of the canonical image, or
-    /// [`NO_MOVE`].
-    best: u8,
-}
-
-const NO_MOVE: u8 = u8::MAX;
-
-impl Entry {
-    /// Stored as two words so that a new table is all zero bytes, which the
-    /// allocator hands out as untouched pages: a solver asked one small
-    /// question does not pay for clearing a big table.
-    fn pack(self) -> [u64; 2] {
-        let data = u64::from(self.lower as u8)
-            | u64::from(self.upper as u8) << 8
-            | u64::from(self.best) << 16;
-        [self.key, data]
-    }
-
-    fn unpack([key, data]: [u64; 2]) -> Entry {
-        Entry {
-            key,
-            lower: data as u8 as i8,
-            upper: (data >> 8) as u8 as i8,
-            best: (data >> 16) as u8,
-        }
-    }
-}
-
 /// An exact solver for one dots-and-boxes board. Keeps its transposition
 /// table between calls, so asking about a position and then its children
 /// shares work.
@@ -170,34 +139,42 @@ pub struct EndgameSolver {
     centre_rank: Vec<u32>,
     /// For each box with two or more border edges, those edges, in order.
     border_groups: Vec<Vec<u32>>,
-    table: Vec<[u64; 2]>,
-    table_bits: u32,
+    table: Table,
     nodes: u64,
     deadline: Option<Instant>,
     loony_memo: HashMap<Vec<(bool, u8)>, i32>,
 }
 
-/// The transposition table of [`EndgameSolver::new`]: `2^(edges - 4)`
-/// entries of 16 bytes, at least 2^12 and at most 2^24 (256 MiB, for 4x4
-/// and larger): a solver is cheap to make for small boards, big enough for
-/// big ones.
-fn default_table_bits(board: Dots) -> u32 {
-    board.edges().saturating_sub(4).clamp(12, 24)
+/// The memory of the transposition table of [`EndgameSolver::new`]:
+/// `2^edges` bytes, at least 64 KiB and at most 256 MiB (4x4 and
+/// larger): a solver is cheap to make for small boards, big enough for big
+/// ones.
+fn default_table_bytes(board: Dots) -> u64 {
+    1 << board.edges().clamp(16, 28)
+}
+
+/// The most entries (a power of two, as its exponent) whose table for
+/// `board` fits in `bytes`.
+fn entry_bits_within(board: Dots, bytes: u64) -> u32 {
+    (2..=40)
+        .take_while(|&bits| Table::bytes(bits, board.edges()) <= bytes)
+        .last()
+        .unwrap_or(2)
 }
 
 impl EndgameSolver {
     /// A solver with every rule and the default table size.
     pub fn new(board: Dots, limits: Limits) -> EndgameSolver {
-        // The largest power of two of 16-byte entries that fits the limit.
-        let bits = match limits.table_bytes {
-            Some(bytes) => (bytes / 16).max(2).ilog2().clamp(1, 40),
-            None => default_table_bits(board),
-        };
+        let bytes = limits
+            .table_bytes
+            .unwrap_or_else(|| default_table_bytes(board));
+        let bits = entry_bits_within(board, bytes);
         EndgameSolver::with_rules(board, limits, Rules::ALL, bits)
     }
 
-    /// A solver with chosen rules and a table of `2^table_bits` entries (16
-    /// bytes each).
+    /// A solver with chosen rules and a table of `2^table_bits` entries (8
+    /// bytes each, 16 where a board's key is too long for the table's
+    /// quotient to fit beside the data: see the `table` module).
     pub fn with_rules(board: Dots, limits: Limits, rules: Rules, table_bits: u32) -> EndgameSolver {
         let mut box_masks = Vec::new();
         for r in 0..board.rows() {
@@ -257,8 +234,7 @@ impl EndgameSolver {
             inverse_maps,
             // Allocated by the first search: an oracle that answers from a
             // table never needs it.
-            table: Vec::new(),
-            table_bits,
+            table: Table::new(table_bits, board.edges()),
             nodes: 0,
             deadline: None,
             loony_memo: HashMap::new(),
@@ -278,9 +254,7 @@ impl EndgameSolver {
     /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] when the limits
     /// run out first: the answer is unknown within the budget.
     pub fn solve(&mut self, position: Edges) -> Result<Score, Error> {
-        if self.table.is_empty() {
-            self.table = vec![[0u64; 2]; 1 << self.table_bits];
-        }
+        self.table.allocate();
         self.deadline = self.limits.time.map(|t| Instant::now() + t);
         let remaining = self.board.remaining_boxes(position.0) as i32;
         // MTD(f) (Plaat et al. 1996) with null windows from a guess of 0:
@@ -342,8 +316,8 @@ impl EndgameSolver {
         mask
     }
 
-    /// The table key of a position (its canonical image, with bit 63
-    /// set) and a symmetry that takes the position there.
+    /// The table key of a position (its canonical image) and a symmetry
+    /// that takes the position there.
     fn key(&self, mask: u64) -> (u64, usize) {
         let mask = if self.rules.border_edges {
             self.normalise_borders(mask)
@@ -359,52 +333,7 @@ impl EndgameSolver {
                 }
             }
         }
-        (best.0 | 1 << 63, best.1)
-    }
-
-    fn slot(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.table_bits)) as usize & !1
-    }
-
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let at = self.slot(key);
-        self.table[at..at + 2]
-            .iter()
-            .map(|&words| Entry::unpack(words))
-            .find(|e| e.key == key)
-    }
-
-    fn store(&mut self, key: u64, lower: i32, upper: i32, best: u8) {
-        let at = self.slot(key);
-        let pair = &mut self.table[at..at + 2];
-        let edges = |k: u64| (k & !(1 << 63)).count_ones();
-        let victim = if let Some(i) = pair.iter().position(|e| e[0] == key) {
-            let old = Entry::unpack(pair[i]);
-            pair[i] = Entry {
-                key,
-                lower: lower.max(i32::from(old.lower)) as i8,
-                upper: upper.min(i32::from(old.upper)) as i8,
-                best,
-            }
-            .pack();
-            return;
-        } else if pair[0][0] == 0 {
-            0
-        } else if pair[1][0] == 0 {
-            1
-        } else if edges(pair[0][0]) >= edges(pair[1][0]) {
-            // Keep the position with fewer edges: its subtree is bigger.
-            0
-        } else {
-            1
-        };
-        pair[victim] = Entry {
-            key,
-            lower: lower as i8,
-            upper: upper as i8,
-            best,
-        }
-        .pack();
+        best
     }
 
     /// Drawn sides of every box.
@@ -483,8 +412,9 @@ impl EndgameSolver {
         }
         let (key, symmetry) = self.key(mask);
         let mut hint = NO_MOVE;
-        if let Some(entry) = self.probe(key) {
-            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+        let nodes_before = self.nodes;
+        if let Some(entry) = self.table.probe(key) {
+            let (lower, upper) = (entry.lower, entry.upper);
             if lower >= beta || lower == upper {
                 return Ok(lower);
             }
@@ -528,7 +458,12 @@ impl EndgameSolver {
         } else {
             (best, best)
         };
-        self.store(key, lower, upper, best_move);
+        let entry = Entry {
+            lower,
+            upper,
+            best: best_move,
+        };
+        self.table.store(key, entry, self.nodes - nodes_before);
         Ok(best)
     }
 
