@@ -45,13 +45,61 @@ pub(super) struct Entry {
     pub best: u8,
 }
 
+/// Zeroed memory for the table: an anonymous mapping advised to use huge
+/// pages where the system allows it (a probe lands anywhere in hundreds of
+/// megabytes, and with 4 KiB pages nearly every probe also misses the TLB;
+/// Linux's transparent huge pages are often `madvise` only), else the heap.
+/// `memmap2`'s anonymous maps and advice are safe calls.
+#[derive(Debug)]
+enum Memory {
+    Mapped(memmap2::MmapMut),
+    Heap(Vec<u8>),
+}
+
+impl Memory {
+    fn zeroed(bytes: usize) -> Memory {
+        match memmap2::MmapMut::map_anon(bytes) {
+            Ok(map) => {
+                #[cfg(target_os = "linux")]
+                // Only advice: without huge pages the table works the same.
+                let _ = map.advise(memmap2::Advice::HugePage);
+                Memory::Mapped(map)
+            }
+            Err(_) => Memory::Heap(vec![0; bytes]),
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Memory::Mapped(map) => map,
+            Memory::Heap(vec) => vec,
+        }
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        match self {
+            Memory::Mapped(map) => map,
+            Memory::Heap(vec) => vec,
+        }
+    }
+
+    fn word(&self, i: usize) -> u64 {
+        let bytes: [u8; 8] = self.bytes()[i * 8..i * 8 + 8].try_into().expect("8 bytes");
+        u64::from_ne_bytes(bytes)
+    }
+
+    fn set_word(&mut self, i: usize, word: u64) {
+        self.bytes_mut()[i * 8..i * 8 + 8].copy_from_slice(&word.to_ne_bytes());
+    }
+}
+
 #[derive(Debug)]
 pub(super) struct Table {
-    /// Entry words, `WAYS` a bucket.
-    words: Vec<[u64; WAYS]>,
+    /// Entry words, `WAYS` a bucket; `None` until allocated.
+    words: Option<Memory>,
     /// Whole keys beside the words when the quotient does not fit (else
     /// empty).
-    keys: Vec<[u64; WAYS]>,
+    keys: Vec<u64>,
     bucket_bits: u32,
     key_bits: u32,
 }
@@ -70,7 +118,7 @@ impl Table {
     /// for keys of `key_bits` bits.
     pub fn new(entry_bits: u32, key_bits: u32) -> Table {
         Table {
-            words: Vec::new(),
+            words: None,
             keys: Vec::new(),
             bucket_bits: entry_bits.saturating_sub(WAYS.ilog2()),
             key_bits,
@@ -79,11 +127,22 @@ impl Table {
 
     /// Allocates the table on first use.
     pub fn allocate(&mut self) {
-        if self.words.is_empty() {
-            self.words = vec![[0; WAYS]; 1 << self.bucket_bits];
+        if self.words.is_none() {
+            let entries = WAYS << self.bucket_bits;
+            self.words = Some(Memory::zeroed(entries * 8));
             if self.wide() {
-                self.keys = vec![[0; WAYS]; 1 << self.bucket_bits];
+                self.keys = vec![0; entries];
             }
+        }
+    }
+
+    fn word(&self, i: usize) -> u64 {
+        self.words.as_ref().map_or(0, |m| m.word(i))
+    }
+
+    fn set_word(&mut self, i: usize, word: u64) {
+        if let Some(m) = &mut self.words {
+            m.set_word(i, word);
         }
     }
 
@@ -113,19 +172,17 @@ impl Table {
         (bucket, quotient)
     }
 
-    /// Whether the word at `way` of `bucket` holds `key`.
-    fn holds(&self, bucket: usize, way: usize, key: u64, quotient: u64) -> bool {
-        let word = self.words[bucket][way];
-        word != 0
-            && word >> DATA_BITS == quotient
-            && (self.keys.is_empty() || self.keys[bucket][way] == key)
+    /// Whether entry `i` holds `key`.
+    fn holds(&self, i: usize, key: u64, quotient: u64) -> bool {
+        let word = self.word(i);
+        word != 0 && word >> DATA_BITS == quotient && (self.keys.is_empty() || self.keys[i] == key)
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let (bucket, quotient) = self.place(key);
-        (0..WAYS)
-            .find(|&way| self.holds(bucket, way, key, quotient))
-            .map(|way| unpack(self.words[bucket][way]).0)
+        (bucket * WAYS..(bucket + 1) * WAYS)
+            .find(|&i| self.holds(i, key, quotient))
+            .map(|i| unpack(self.word(i)).0)
     }
 
     /// Records bounds on `key`'s value, the best move found and the
@@ -133,8 +190,9 @@ impl Table {
     pub fn store(&mut self, key: u64, entry: Entry, nodes: u64) {
         let (bucket, quotient) = self.place(key);
         let work = (nodes + 1).ilog2() + 1;
-        if let Some(way) = (0..WAYS).find(|&way| self.holds(bucket, way, key, quotient)) {
-            let (old, old_work) = unpack(self.words[bucket][way]);
+        let ways = bucket * WAYS..(bucket + 1) * WAYS;
+        if let Some(i) = ways.clone().find(|&i| self.holds(i, key, quotient)) {
+            let (old, old_work) = unpack(self.word(i));
             let merged = Entry {
                 lower: entry.lower.max(old.lower),
                 upper: entry.upper.min(old.upper),
@@ -144,19 +202,18 @@ impl Table {
                     entry.best
                 },
             };
-            self.words[bucket][way] = pack(merged, work.max(old_work), quotient);
+            self.set_word(i, pack(merged, work.max(old_work), quotient));
             return;
         }
-        let words = &self.words[bucket];
-        let way = (0..WAYS)
-            .min_by_key(|&way| match words[way] {
+        let i = ways
+            .min_by_key(|&i| match self.word(i) {
                 0 => 0,
                 word => unpack(word).1 + 1,
             })
             .unwrap_or(0);
-        self.words[bucket][way] = pack(entry, work, quotient);
+        self.set_word(i, pack(entry, work, quotient));
         if !self.keys.is_empty() {
-            self.keys[bucket][way] = key;
+            self.keys[i] = key;
         }
     }
 }
