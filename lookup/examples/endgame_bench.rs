@@ -1,11 +1,15 @@
 //! The dots endgame solver on a fixed list of positions, one per line on
-//! standard input (`4x4:h0,0 v1,2 ...`), each with a fresh solver and the
-//! default table: value, positions searched and wall time per position, and
-//! the totals. The running benchmark of `games/dots/endgame.rs`:
+//! standard input (`4x4:h0,0 v1,2 ...`), each with a fresh solver: value,
+//! positions searched and wall time per position, and the totals. The
+//! running benchmark of `games/dots/endgame.rs`:
 //!
 //! ```text
-//! cargo run --release -p solvedb-lookup --example endgame_bench [BITS] < positions.txt
+//! cargo run --release -p solvedb-lookup --example endgame_bench [BITS] [-RULE ...] \
+//!     < lookup/examples/endgame_positions.txt
 //! ```
+//!
+//! `BITS`: a table of `2^BITS` entries instead of the default size;
+//! `-RULE` (e.g. `-symmetry`): that rule switched off.
 
 use std::io::BufRead;
 use std::time::Instant;
@@ -14,8 +18,24 @@ use solvedb_lookup::games::dots::{EndgameSolver, Rules};
 use solvedb_lookup::{Dots, Game, Limits};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    // An optional argument: the table's size as a power of two of entries.
-    let table_bits: Option<u32> = std::env::args().nth(1).map(|a| a.parse()).transpose()?;
+    let mut table_bits = None;
+    let mut rules = Rules::ALL;
+    for arg in std::env::args().skip(1) {
+        match arg.strip_prefix('-') {
+            Some(rule) => {
+                let flag = match rule {
+                    "free_captures" => &mut rules.free_captures,
+                    "loony_moves" => &mut rules.loony_moves,
+                    "component_values" => &mut rules.component_values,
+                    "symmetry" => &mut rules.symmetry,
+                    "border_edges" => &mut rules.border_edges,
+                    _ => return Err(format!("no rule {rule}").into()),
+                };
+                *flag = false;
+            }
+            None => table_bits = Some(arg.parse()?),
+        }
+    }
     let (mut total_nodes, mut total_seconds) = (0u64, 0f64);
     for line in std::io::stdin().lock().lines() {
         let line = line?;
@@ -28,8 +48,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let board = Dots::new(rows.parse()?, cols.parse()?)?;
         let position = board.parse(line)?;
         let mut solver = match table_bits {
-            Some(bits) => EndgameSolver::with_rules(board, Limits::default(), Rules::ALL, bits),
-            None => EndgameSolver::new(board, Limits::default()),
+            Some(bits) => EndgameSolver::with_rules(board, Limits::default(), rules, bits),
+            None if rules == Rules::ALL => EndgameSolver::new(board, Limits::default()),
+            None => return Err("give the table size (BITS) with rules switched off".into()),
         };
         let started = Instant::now();
         let value = solver.solve(position)?;

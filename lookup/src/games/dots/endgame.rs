@@ -35,8 +35,19 @@
 //! - **Symmetry** ([`Rules::symmetry`]): positions are stored under their
 //!   canonical image (4 or 8 symmetries).
 //!
-//! Move ordering: captures, then moves that give no box a third side, then
-//! the rest by how many boxes they expose.
+//! Move ordering: the best move of an earlier search of the position, then
+//! captures, then moves that give no box a third side, then the rest by how
+//! many boxes they expose, each kind from the centre out.
+//!
+//! # The transposition table
+//!
+//! Exact: an entry is found only under its own key (quotienting: the bucket
+//! and the stored remainder of a scrambled key give the key back), so a
+//! table never confuses two positions however full it is. Entries are 8
+//! bytes (bounds, best move, and the size of the subtree that proved them)
+//! in buckets of four; a new position replaces the entry with the smallest
+//! subtree. The memory is advised to use huge pages. Details in the
+//! `table` module.
 
 use std::collections::HashMap;
 use std::time::Instant;
