@@ -9,7 +9,7 @@
 //! ```
 //!
 //! `BITS`: a table of `2^BITS` entries instead of the default size;
-//! `-RULE` (e.g. `-symmetry`): that rule switched off.
+//! `-RULE` (e.g. `-transposition_cutoffs`): that rule switched off.
 
 use std::io::BufRead;
 use std::time::Instant;
@@ -29,6 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "component_values" => &mut rules.component_values,
                     "symmetry" => &mut rules.symmetry,
                     "border_edges" => &mut rules.border_edges,
+                    "transposition_cutoffs" => &mut rules.transposition_cutoffs,
                     _ => return Err(format!("no rule {rule}").into()),
                 };
                 *flag = false;
