@@ -114,22 +114,24 @@ fn empty_boards_up_to_3x3_agree_with_a_plain_search() {
 }
 
 #[test]
-fn table_and_endgame_search_agree_on_random_3x3_positions() {
-    let board = Dots::new(3, 3).unwrap();
-    let oracle = GameOracle::with_table(board, table_of(board)).unwrap();
-    let search = GameOracle::<_, Vec<u8>>::search_only(board);
-    let mut rng = Rng::new(0x1234_5678_9abc_def1);
-    for i in 0..150 {
-        let a = rng.next_u64();
-        // From a third to all of the edges drawn.
-        let mask = if i % 3 == 0 { a } else { a | rng.next_u64() } & board.full();
-        let p = Edges(mask);
-        assert_eq!(
-            oracle.probe(p).unwrap(),
-            search.probe(p).unwrap(),
-            "{}",
-            board.notation(p)
-        );
+fn table_and_endgame_search_agree_on_random_3x3_2x4_and_4x2_positions() {
+    for (m, n) in [(3, 3), (2, 4), (4, 2)] {
+        let board = Dots::new(m, n).unwrap();
+        let oracle = GameOracle::with_table(board, table_of(board)).unwrap();
+        let search = GameOracle::<_, Vec<u8>>::search_only(board);
+        let mut rng = Rng::new(0x1234_5678_9abc_def1);
+        for i in 0..150 {
+            let a = rng.next_u64();
+            // From a third to all of the edges drawn.
+            let mask = if i % 3 == 0 { a } else { a | rng.next_u64() } & board.full();
+            let p = Edges(mask);
+            assert_eq!(
+                oracle.probe(p).unwrap(),
+                search.probe(p).unwrap(),
+                "{}",
+                board.notation(p)
+            );
+        }
     }
 }
 

@@ -1,0 +1,300 @@
+//! The endgame solver's transposition table: buckets of four 8-byte
+//! entries, keyed exactly.
+//!
+//! A key (a canonical edge mask of `key_bits` bits) is first scrambled by a
+//! bijection of `key_bits`-bit numbers; the top bits of the scramble pick a
+//! bucket and the rest (the *quotient*) is stored beside the entry's data.
+//! Bucket and quotient together give back the scramble, hence the key, so a
+//! hit is never a different position (quotienting, Knuth, *TAOCP* vol. 3,
+//! §6.4, exercise 13; Cleary, "Compact hash tables using bidirectional
+//! linear probing", IEEE Trans. Computers 1984). With 2^25 entries a 4x4
+//! key (40 bits) leaves a 17-bit quotient; when the quotient would not fit
+//! beside the data (5x5 with a small table), each entry keeps its whole key
+//! in a second word instead (16 bytes an entry, as before).
+//!
+//! The entry word, low bits first: `lower + 64` (7 bits), `upper + 64` (7),
+//! the best move (6, [`NO_MOVE`] for none), the work (5: `log2` of the
+//! positions its search visited, plus one), then the quotient (up to 39
+//! bits). A zero word is an empty slot: a stored `lower + 64` is never 0.
+//! A new table is all zero bytes, which the allocator hands out as
+//! untouched pages, so a solver asked one small question does not pay for
+//! clearing a big table.
+//!
+//! Replacement: a position already in the bucket has its bounds narrowed;
+//! otherwise the new entry takes an empty slot or the slot of least work
+//! (the smallest subtree is the cheapest to search again: the
+//! "depth-preferred" schemes of Breuker, Uiterwijk and van den Herik,
+//! "Replacement schemes for transposition tables", ICCA Journal 17(4),
+//! 1994, with subtree size as the measure, their "Big" scheme).
+
+/// Entries of one bucket: 32 bytes, half a cache line.
+const WAYS: usize = 4;
+
+/// The best-move field of an entry without one (no board has 64 edges).
+pub(super) const NO_MOVE: u8 = 63;
+
+const DATA_BITS: u32 = 25;
+
+/// What the table knows of a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct Entry {
+    pub lower: i32,
+    pub upper: i32,
+    /// The best move found, as an edge of the key's position, or
+    /// [`NO_MOVE`].
+    pub best: u8,
+}
+
+/// Zeroed memory for the table: an anonymous mapping advised to use huge
+/// pages where the system allows it (a probe lands anywhere in hundreds of
+/// megabytes, and with 4 KiB pages nearly every probe also misses the TLB;
+/// Linux's transparent huge pages are often `madvise` only), else the heap.
+/// `memmap2`'s anonymous maps and advice are safe calls.
+#[derive(Debug)]
+enum Memory {
+    Mapped(memmap2::MmapMut),
+    Heap(Vec<u8>),
+}
+
+impl Memory {
+    fn zeroed(bytes: usize) -> Memory {
+        match memmap2::MmapMut::map_anon(bytes) {
+            Ok(map) => {
+                #[cfg(target_os = "linux")]
+                // Only advice: without huge pages the table works the same.
+                let _ = map.advise(memmap2::Advice::HugePage);
+                Memory::Mapped(map)
+            }
+            Err(_) => Memory::Heap(vec![0; bytes]),
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Memory::Mapped(map) => map,
+            Memory::Heap(vec) => vec,
+        }
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        match self {
+            Memory::Mapped(map) => map,
+            Memory::Heap(vec) => vec,
+        }
+    }
+
+    fn word(&self, i: usize) -> u64 {
+        let bytes: [u8; 8] = self.bytes()[i * 8..i * 8 + 8].try_into().expect("8 bytes");
+        u64::from_ne_bytes(bytes)
+    }
+
+    fn set_word(&mut self, i: usize, word: u64) {
+        self.bytes_mut()[i * 8..i * 8 + 8].copy_from_slice(&word.to_ne_bytes());
+    }
+}
+
+#[derive(Debug)]
+pub(super) struct Table {
+    /// Entry words, `WAYS` a bucket; `None` until allocated.
+    words: Option<Memory>,
+    /// Whole keys beside the words when the quotient does not fit (else
+    /// empty).
+    keys: Vec<u64>,
+    bucket_bits: u32,
+    key_bits: u32,
+}
+
+impl Table {
+    /// Memory for `2^entry_bits` entries of keys of `key_bits` bits: 8
+    /// bytes an entry when the quotient fits, 16 otherwise. Nothing is
+    /// allocated until [`Table::allocate`].
+    pub fn bytes(entry_bits: u32, key_bits: u32) -> u64 {
+        let bucket_bits = entry_bits.saturating_sub(WAYS.ilog2());
+        let wide = key_bits.saturating_sub(bucket_bits) + DATA_BITS > 64;
+        (8 << u64::from(wide)) << entry_bits
+    }
+
+    /// An unallocated table of `2^entry_bits` entries (at least one bucket)
+    /// for keys of `key_bits` bits.
+    pub fn new(entry_bits: u32, key_bits: u32) -> Table {
+        Table {
+            words: None,
+            keys: Vec::new(),
+            bucket_bits: entry_bits.saturating_sub(WAYS.ilog2()),
+            key_bits,
+        }
+    }
+
+    /// Allocates the table on first use.
+    pub fn allocate(&mut self) {
+        if self.words.is_none() {
+            let entries = WAYS << self.bucket_bits;
+            self.words = Some(Memory::zeroed(entries * 8));
+            if self.wide() {
+                self.keys = vec![0; entries];
+            }
+        }
+    }
+
+    fn word(&self, i: usize) -> u64 {
+        self.words.as_ref().map_or(0, |m| m.word(i))
+    }
+
+    fn set_word(&mut self, i: usize, word: u64) {
+        if let Some(m) = &mut self.words {
+            m.set_word(i, word);
+        }
+    }
+
+    fn quotient_bits(&self) -> u32 {
+        self.key_bits.saturating_sub(self.bucket_bits)
+    }
+
+    fn wide(&self) -> bool {
+        self.quotient_bits() + DATA_BITS > 64
+    }
+
+    /// The bucket of `key` and the quotient stored with it (0 in a wide
+    /// table, whose entries keep the whole key).
+    fn place(&self, key: u64) -> (usize, u64) {
+        let n = self.key_bits;
+        let mask = if n >= 64 { u64::MAX } else { (1 << n) - 1 };
+        // A bijection of n-bit numbers: multiplying by an odd number and
+        // xoring in a right shift are each invertible modulo 2^n. The
+        // constants are the 64-bit golden ratio and MurmurHash3's fmix64
+        // multiplier.
+        let mut x = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask;
+        x ^= x >> (n / 2 + 1);
+        x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD) & mask;
+        let q = self.quotient_bits();
+        let bucket = (x >> q) as usize;
+        let quotient = if self.wide() { 0 } else { x & ((1 << q) - 1) };
+        (bucket, quotient)
+    }
+
+    /// Whether entry `i` holds `key`.
+    fn holds(&self, i: usize, key: u64, quotient: u64) -> bool {
+        let word = self.word(i);
+        word != 0 && word >> DATA_BITS == quotient && (self.keys.is_empty() || self.keys[i] == key)
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let (bucket, quotient) = self.place(key);
+        (bucket * WAYS..(bucket + 1) * WAYS)
+            .find(|&i| self.holds(i, key, quotient))
+            .map(|i| unpack(self.word(i)).0)
+    }
+
+    /// Records bounds on `key`'s value, the best move found and the
+    /// positions the search visited.
+    pub fn store(&mut self, key: u64, entry: Entry, nodes: u64) {
+        let (bucket, quotient) = self.place(key);
+        let work = (nodes + 1).ilog2() + 1;
+        let ways = bucket * WAYS..(bucket + 1) * WAYS;
+        if let Some(i) = ways.clone().find(|&i| self.holds(i, key, quotient)) {
+            let (old, old_work) = unpack(self.word(i));
+            let merged = Entry {
+                lower: entry.lower.max(old.lower),
+                upper: entry.upper.min(old.upper),
+                best: if entry.best == NO_MOVE {
+                    old.best
+                } else {
+                    entry.best
+                },
+            };
+            self.set_word(i, pack(merged, work.max(old_work), quotient));
+            return;
+        }
+        let i = ways
+            .min_by_key(|&i| match self.word(i) {
+                0 => 0,
+                word => unpack(word).1 + 1,
+            })
+            .unwrap_or(0);
+        self.set_word(i, pack(entry, work, quotient));
+        if !self.keys.is_empty() {
+            self.keys[i] = key;
+        }
+    }
+}
+
+fn pack(entry: Entry, work: u32, quotient: u64) -> u64 {
+    let field = |v: i32| (v + 64).clamp(1, 127) as u64;
+    field(entry.lower)
+        | field(entry.upper) << 7
+        | u64::from(entry.best & 63) << 14
+        | u64::from(work.min(31)) << 20
+        | quotient << DATA_BITS
+}
+
+fn unpack(word: u64) -> (Entry, u32) {
+    let entry = Entry {
+        lower: (word & 127) as i32 - 64,
+        upper: (word >> 7 & 127) as i32 - 64,
+        best: (word >> 14 & 63) as u8,
+    };
+    (entry, (word >> 20 & 31) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bucket_and_quotient_name_one_key() {
+        // Every 12-bit key, in a table of 2^6 entries: distinct places.
+        let table = Table::new(6, 12);
+        let mut seen = std::collections::HashSet::new();
+        for key in 0..1 << 12 {
+            assert!(seen.insert(table.place(key)), "{key}");
+        }
+    }
+
+    #[test]
+    fn entries_round_trip_and_narrow() {
+        for (entry_bits, key_bits) in [(8, 40), (4, 60), (16, 4)] {
+            let mut table = Table::new(entry_bits, key_bits);
+            table.allocate();
+            let key = (1 << key_bits) - 3;
+            assert_eq!(table.probe(key), None);
+            let entry = Entry {
+                lower: -25,
+                upper: 25,
+                best: 62,
+            };
+            table.store(key, entry, 1000);
+            assert_eq!(table.probe(key), Some(entry));
+            assert_eq!(table.probe(key - 1), None);
+            let narrower = Entry {
+                lower: -3,
+                upper: 30,
+                best: NO_MOVE,
+            };
+            table.store(key, narrower, 10);
+            let expected = Entry {
+                lower: -3,
+                upper: 25,
+                best: 62,
+            };
+            assert_eq!(table.probe(key), Some(expected), "{entry_bits} {key_bits}");
+        }
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_its_least_work() {
+        // One bucket: five keys, the one of least work goes.
+        let mut table = Table::new(2, 30);
+        table.allocate();
+        let entry = Entry {
+            lower: 0,
+            upper: 0,
+            best: NO_MOVE,
+        };
+        for (key, nodes) in [(1, 100), (2, 5), (3, 1000), (4, 50)] {
+            table.store(key, entry, nodes);
+        }
+        table.store(5, entry, 10);
+        let kept: Vec<u64> = (1..=5).filter(|&k| table.probe(k).is_some()).collect();
+        assert_eq!(kept, [1, 3, 4, 5]);
+    }
+}
