@@ -390,7 +390,7 @@ pub fn run(board: Dots, options: &BenchOptions, out: &mut dyn Write) -> Result<(
             for i in 0..endgame {
                 let undrawn = 15 + (i as u32 * 5) % 11;
                 let position = Edges(quiet_position(&mut rng, big, big.edges() - undrawn));
-                // 2^18 entries (4 MiB) suffice for 25 undrawn edges, and
+                // 2^18 entries (2 MiB) suffice for 25 undrawn edges, and
                 // clearing the default 256 MiB would dominate the timing.
                 let mut solver = EndgameSolver::with_rules(big, Limits::default(), Rules::ALL, 18);
                 let started = Instant::now();
