@@ -56,8 +56,20 @@ enum Memory {
     Heap(Vec<u8>),
 }
 
+/// Tables smaller than this stay on the heap's 4 KiB pages: a huge page is
+/// zeroed whole when first touched, so a short search that touches a few
+/// thousand scattered entries of a huge-page table would clear all of it
+/// (the bench's fresh 3x3 searches took half as long again), while only long
+/// searches over big tables gain from fewer TLB misses. The HTTP server's
+/// searches (64 MiB tables) stay below it, `solvedb search dots:4x4`'s
+/// default 256 MiB above.
+const HUGE_PAGES_FROM: usize = 128 << 20;
+
 impl Memory {
     fn zeroed(bytes: usize) -> Memory {
+        if bytes < HUGE_PAGES_FROM {
+            return Memory::Heap(vec![0; bytes]);
+        }
         match memmap2::MmapMut::map_anon(bytes) {
             Ok(map) => {
                 #[cfg(target_os = "linux")]
