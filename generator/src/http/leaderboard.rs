@@ -28,7 +28,6 @@ use super::api::{Params, ask};
 use super::referee::{Match, SEATS, judge};
 use super::rooms::{ANONYMOUS, MAX_NAME_CHARS, game_field, json_body, string_field};
 use super::{ApiError, AppState, page};
-use crate::store::{GameRecord, MoveRecord};
 
 /// Entries on a page when `per_page` is not given.
 pub const DEFAULT_PER_PAGE: u64 = 20;
@@ -195,25 +194,7 @@ async fn record_game(
             .zip(&m.history)
             .map(|(report, mv)| judge(report.as_ref(), mv))
             .collect();
-        let record = GameRecord {
-            game: game.to_string(),
-            kind: "computer",
-            start: m.start.clone(),
-            players: names,
-            winner: m.result.flatten(),
-            moves: m
-                .history
-                .iter()
-                .zip(&m.movers)
-                .zip(&verdicts)
-                .map(|((mv, &seat), &(kept, cost))| MoveRecord {
-                    seat,
-                    mv: mv.clone(),
-                    kept,
-                    cost,
-                })
-                .collect(),
-        };
+        let record = m.record("computer", names, &verdicts);
         let store = state.store.clone();
         let id = tokio::task::spawn_blocking(move || store.record(&record))
             .await

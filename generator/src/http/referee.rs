@@ -8,6 +8,7 @@
 use solvedb_lookup::{AnyValue, Error, Game, GameId, PositionError, Report, Wdl, with_game};
 
 use super::ApiError;
+use crate::store::{GameRecord, MoveRecord};
 
 /// The two seats' names in JSON: `first` moves first.
 pub const SEATS: [&str; 2] = ["first", "second"];
@@ -49,6 +50,36 @@ fn examine(game: GameId, position: &str) -> Result<(String, Option<char>, Option
 }
 
 impl Match {
+    /// The leaderboard's record of this game: `kind` (`room` or
+    /// `computer`), the players' names by seat, and each move's verdict
+    /// ([`judge`]) in order.
+    pub fn record(
+        &self,
+        kind: &'static str,
+        players: [String; 2],
+        verdicts: &[(Option<bool>, Option<i64>)],
+    ) -> GameRecord {
+        GameRecord {
+            game: self.game.to_string(),
+            kind,
+            start: self.start.clone(),
+            players,
+            winner: self.result.flatten(),
+            moves: self
+                .history
+                .iter()
+                .zip(&self.movers)
+                .zip(verdicts)
+                .map(|((mv, &seat), &(kept, cost))| MoveRecord {
+                    seat,
+                    mv: mv.clone(),
+                    kept,
+                    cost,
+                })
+                .collect(),
+        }
+    }
+
     /// A new game of `game` from `start` (the game's start if `None`). The
     /// first seat moves first; from a given position of the tic-tac-toe
     /// family with O to move, the second seat (O) does.

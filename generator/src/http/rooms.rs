@@ -41,7 +41,7 @@ use tokio::sync::broadcast;
 use super::api::{Params, ask};
 use super::referee::{Match, SEATS, judge};
 use super::{ApiError, AppState, MAX_BODY_BYTES};
-use crate::store::{GameRecord, MoveRecord};
+use crate::store::GameRecord;
 
 /// The bounds on rooms.
 #[derive(Copy, Clone, Debug)]
@@ -799,24 +799,6 @@ async fn handle(
 
 /// The leaderboard's record of a room's finished game.
 fn record_of(st: &GameState) -> GameRecord {
-    let m = &st.game;
-    GameRecord {
-        game: m.game.to_string(),
-        kind: "room",
-        start: m.start.clone(),
-        players: [0, 1].map(|s| st.names[s].clone().unwrap_or_else(|| ANONYMOUS.to_owned())),
-        winner: m.result.flatten(),
-        moves: m
-            .history
-            .iter()
-            .zip(&m.movers)
-            .zip(&st.verdicts)
-            .map(|((mv, &seat), &(kept, cost))| MoveRecord {
-                seat,
-                mv: mv.clone(),
-                kept,
-                cost,
-            })
-            .collect(),
-    }
+    let players = [0, 1].map(|s| st.names[s].clone().unwrap_or_else(|| ANONYMOUS.to_owned()));
+    st.game.record("room", players, &st.verdicts)
 }
