@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use solvedb_lookup::format::reseal;
 use solvedb_lookup::testkit::{Rng, random_game};
-use solvedb_lookup::{Error, Game, GameId, GameOracle, Table, Tabled, with_game};
+use solvedb_lookup::{Error, Game, GameId, GameOracle, Table, Tabled, catalogue, with_game};
 
 use crate::build::build_table;
 
@@ -208,7 +208,7 @@ fn check_notation<G: Tabled>(
         .map_err(|e| format!("accepted, but the table has no answer: {e}"))?
         .value;
     for s in 0..game.symmetry_count() {
-        let image = game.symmetric(p, s);
+        let image = game.image(p, s);
         if oracle.probe(image).ok() != Some(value) {
             return Err(format!("symmetric image {s} probes differently"));
         }
@@ -239,23 +239,25 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The games the fuzzer covers: every game, dots-and-boxes on a board small
-/// enough to build its table in a moment.
-pub const TARGETS: [GameId; 4] = [
-    GameId::TicTacToe,
-    GameId::TicTacToe4x4,
-    GameId::Cube,
-    GameId::Dots { rows: 2, cols: 3 },
-];
+/// The games the fuzzer covers: the catalogue's fuzz targets (every game,
+/// dots-and-boxes on a board small enough to build its table in a moment).
+pub fn targets() -> Vec<GameId> {
+    catalogue()
+        .iter()
+        .filter(|game| game.fuzz)
+        .map(|game| game.id)
+        .collect()
+}
 
 /// Fuzzes every game's parsers and tables from `seed`, the budget split
-/// evenly between the games of [`TARGETS`].
+/// evenly between the games of [`targets`].
 pub fn fuzz(budget: Budget, seed: u64) -> FuzzReport {
     let started = Instant::now();
     let mut rng = Rng::new(seed);
     let mut report = FuzzReport::default();
-    let share = budget.split(TARGETS.len() as u32);
-    for id in TARGETS {
+    let targets = targets();
+    let share = budget.split(targets.len() as u32);
+    for id in targets {
         with_game!(id, game => {
             let table = build_table(game, 3).1;
             fuzz_game(*game, &table, share, &mut rng, &mut report);

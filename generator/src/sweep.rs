@@ -5,10 +5,13 @@
 //! block, and that none panics.
 
 use std::fmt::Write as _;
+use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
 
+use anyhow::Context;
 use solvedb_lookup::format::reseal;
-use solvedb_lookup::{Table, TableError, Tabled};
+use solvedb_lookup::{GameId, Table, TableError, Tabled, read_table, with_game};
 
 /// How thoroughly to sweep a big table; small tables get every bit.
 #[derive(Copy, Clone, Debug)]
@@ -270,4 +273,35 @@ pub fn sweep<G: Tabled>(
     }
     report.rows.push(others);
     Ok(report)
+}
+
+/// Sweeps the table file `file` ([`sweep`]), with the real tables of other
+/// games in its directory (and one forged from it) as the foreign tables
+/// it must refuse. Returns the game the table is for and the report.
+///
+/// # Errors
+///
+/// If the file cannot be read or is not a good table to begin with.
+pub fn sweep_file(file: &Path, limits: SweepLimits) -> anyhow::Result<(GameId, SweepReport)> {
+    let table = read_table(file).with_context(|| format!("opening {}", file.display()))?;
+    let game = table.header().game;
+    let bytes = table.bytes().to_vec();
+    let mut foreign = vec![forge_other_game(&bytes)?];
+    if let Some(dir) = file.parent().filter(|d| d.is_dir()) {
+        let mut paths: Vec<PathBuf> = fs::read_dir(dir)?
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| path.extension().is_some_and(|e| e == "sdb"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            if let Ok(other) = read_table(&path) {
+                if other.header().game != game {
+                    foreign.push(other.bytes().to_vec());
+                }
+            }
+        }
+    }
+    let report = with_game!(game, g => anyhow::Ok(sweep(g, bytes, &foreign, limits)?))?;
+    Ok((game, report))
 }

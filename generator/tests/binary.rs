@@ -209,7 +209,7 @@ fn serve_answers_each_line_and_survives_bad_requests() {
 fn serve_answers_every_hostile_line_and_goes_on() {
     use std::io::{BufRead, BufReader, Write};
 
-    use solvedb_generator::serve::MAX_LINE_BYTES;
+    use solvedb_lookup::MAX_LINE_BYTES;
 
     let good = br#"{"game":"tictactoe","position":"XX./OO./...","want":"value"}"#;
     let mut input = Vec::new();

@@ -15,7 +15,7 @@ use std::io::BufRead;
 use std::time::Instant;
 
 use solvedb_lookup::games::dots::{EndgameSolver, Rules};
-use solvedb_lookup::{Dots, Game, Limits};
+use solvedb_lookup::{Dots, Game, SearchLimits};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut table_bits = None;
@@ -49,8 +49,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let board = Dots::new(rows.parse()?, cols.parse()?)?;
         let position = board.parse(line)?;
         let mut solver = match table_bits {
-            Some(bits) => EndgameSolver::with_rules(board, Limits::default(), rules, bits),
-            None if rules == Rules::ALL => EndgameSolver::new(board, Limits::default()),
+            Some(bits) => EndgameSolver::with_rules(board, SearchLimits::default(), rules, bits),
+            None if rules == Rules::ALL => EndgameSolver::new(board, SearchLimits::default()),
             None => return Err("give the table size (BITS) with rules switched off".into()),
         };
         let started = Instant::now();

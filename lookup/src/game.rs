@@ -1,6 +1,6 @@
 //! The abstraction every game implements: rules, symmetry, notation, the
 //! layout of its table ([`Tabled`]) and, optionally, a solver of its own
-//! ([`ExactSolver`], within [`Limits`]).
+//! ([`ExactSolver`], within [`SearchLimits`]).
 
 use std::fmt;
 use std::hash::Hash;
@@ -91,7 +91,7 @@ pub trait Game: fmt::Debug + Send + Sync {
     /// A solver of this game's own, used by [`Search`](crate::Search)
     /// instead of the generic alpha-beta; `None` (the default) keeps the
     /// generic one.
-    fn exact_solver(&self, limits: Limits) -> Option<Box<dyn ExactSolver<Self::Position>>> {
+    fn exact_solver(&self, limits: SearchLimits) -> Option<Box<dyn ExactSolver<Self::Position>>> {
         let _ = limits;
         None
     }
@@ -104,13 +104,13 @@ pub trait Game: fmt::Debug + Send + Sync {
     /// # Panics
     ///
     /// If `index >= symmetry_count()`.
-    fn symmetric(&self, position: Self::Position, index: usize) -> Self::Position;
+    fn image(&self, position: Self::Position, index: usize) -> Self::Position;
 
     /// The least of all symmetric images: equal for positions that are
     /// symmetric to each other, and the same game value.
     fn canonical(&self, position: Self::Position) -> Self::Position {
         (1..self.symmetry_count())
-            .map(|s| self.symmetric(position, s))
+            .map(|s| self.image(position, s))
             .fold(position, Ord::min)
     }
 
@@ -281,7 +281,7 @@ pub trait Tabled: Game {
 /// budget" ([`Error::BudgetExhausted`] or [`Error::TimeExhausted`]) instead
 /// of guessing. The default is no limit.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+pub struct SearchLimits {
     /// The most positions to visit, over the search's life.
     pub nodes: Option<u64>,
     /// The longest time one call may search.

@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::error::Error;
 use crate::format::{Table, TableError};
-use crate::game::{Limits, Tabled};
+use crate::game::{SearchLimits, Tabled};
 use crate::search::Search;
 use crate::value::Score;
 
@@ -85,7 +85,7 @@ pub struct Answer<G: Tabled> {
 pub struct GameOracle<G, D> {
     game: G,
     table: Option<Table<D>>,
-    limits: Limits,
+    limits: SearchLimits,
 }
 
 impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
@@ -99,7 +99,7 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
         Ok(GameOracle {
             game,
             table: Some(table),
-            limits: Limits::default(),
+            limits: SearchLimits::default(),
         })
     }
 
@@ -108,7 +108,7 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
         GameOracle {
             game,
             table: None,
-            limits: Limits::default(),
+            limits: SearchLimits::default(),
         }
     }
 
@@ -122,7 +122,7 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
     /// Limits each live search (nodes, time); past them an answer is
     /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] instead of a
     /// guess.
-    pub fn with_search_limits(mut self, limits: Limits) -> Self {
+    pub fn with_search_limits(mut self, limits: SearchLimits) -> Self {
         self.limits = limits;
         self
     }

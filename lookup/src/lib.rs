@@ -47,11 +47,13 @@
 // Every `unsafe` block is in `mapping.rs`, behind one documented contract.
 #![deny(unsafe_code)]
 
+mod catalogue;
 mod error;
 pub mod format;
 mod game;
 mod game_oracle;
 pub mod games;
+mod input;
 #[allow(unsafe_code)]
 mod mapping;
 mod oracle;
@@ -60,18 +62,23 @@ mod search;
 pub mod testkit;
 mod value;
 
+pub use catalogue::{
+    BoardKind, BoardShape, DEFAULT_DOTS_MAX_EDGES, EXPLORER_DOTS_MAX_SIDE, GameInfo, TablePlan,
+    catalogue, game_names,
+};
 pub use error::{Error, ErrorKind, PositionError};
 pub use format::{GameId, Header, IndexScheme, Table, TableError, UnknownGame, ValueEncoding};
-pub use game::{ExactSolver, Game, Limits, MAX_NOTATION_LEN, Tabled, check_notation_length};
+pub use game::{ExactSolver, Game, MAX_NOTATION_LEN, SearchLimits, Tabled, check_notation_length};
 pub use game_oracle::{Answer, GameOracle, MoveValue, Source};
 pub use games::cube::{Cube, CubeBoard, CubeCell, ForcedPlaySolver, Resolved};
-pub use games::dots::{BoxSides, CaptureMasks, Dots, EdgeSymmetries, Edges, Line};
+pub use games::dots::{BoxSides, CaptureMasks, Dots, Edge, EdgeSymmetries, Edges};
 pub use games::stones::{FlatBoard, FlatCell};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use games::tictactoe_4x4::{Board4x4, Cell4x4, TicTacToe4x4};
+pub use input::{InputLine, MAX_LINE_BYTES, read_line};
 pub use mapping::{TableBytes, map_table, read_table};
 pub use oracle::Oracle;
-pub use report::{Mainline, MoveReport, Report, Want, mainline, report};
+pub use report::{Mainline, MoveReport, Report, Want, error_json, mainline, report};
 pub use search::Search;
 pub use value::{AnyValue, Margin, Outcome, Score, Transition, WIN_SCORE, Wdl};
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use crate::error::Error;
 use crate::format::GameId;
-use crate::game::{Limits, Tabled};
+use crate::game::{SearchLimits, Tabled};
 use crate::game_oracle::GameOracle;
 use crate::mapping::{Opener, TableBytes};
 use crate::report::{Mainline, MoveReport, Report, Want, mainline, report};
@@ -67,7 +67,7 @@ pub struct Oracle {
     /// The tables directory; `None` for an oracle that only searches.
     dir: Option<PathBuf>,
     opener: Opener,
-    limits: Limits,
+    limits: SearchLimits,
     /// One oracle per game and board, opened on first use. The write lock
     /// is held while a table opens, so each table is read or mapped once.
     games: RwLock<HashMap<GameId, Arc<dyn AnyGameOracle>>>,
@@ -115,7 +115,7 @@ impl Oracle {
         Ok(Oracle {
             dir: Some(dir.to_owned()),
             opener,
-            limits: Limits::default(),
+            limits: SearchLimits::default(),
             games: RwLock::default(),
         })
     }
@@ -126,7 +126,7 @@ impl Oracle {
         Oracle {
             dir: None,
             opener: Opener::READ,
-            limits: Limits::default(),
+            limits: SearchLimits::default(),
             games: RwLock::default(),
         }
     }
@@ -140,7 +140,7 @@ impl Oracle {
 
     /// Limits every live search (nodes, time, memory); past them the answer
     /// is [`Error::BudgetExhausted`] or [`Error::TimeExhausted`].
-    pub fn with_search_limits(mut self, limits: Limits) -> Oracle {
+    pub fn with_search_limits(mut self, limits: SearchLimits) -> Oracle {
         self.limits = limits;
         self
     }
@@ -151,7 +151,7 @@ impl Oracle {
     }
 
     /// The limits of every live search.
-    pub fn limits(&self) -> Limits {
+    pub fn limits(&self) -> SearchLimits {
         self.limits
     }
 

@@ -1,10 +1,11 @@
 //! Answers in a form that does not depend on the game ([`Report`]), and
-//! their one JSON shape, shared by `solvedb probe --json`, `solvedb serve`
-//! and every other face.
+//! the JSON shapes every face shares: answers ([`Report::to_json_for`],
+//! [`Mainline::to_json`]) and errors ([`error_json`]), for `solvedb probe
+//! --json`, `solvedb serve` (JSON lines and HTTP), rooms and the rest.
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::format::GameId;
 use crate::game::Tabled;
 use crate::game_oracle::{GameOracle, Source};
@@ -80,6 +81,25 @@ impl Report {
         object.insert("moves".into(), Json::Array(moves));
         Json::Object(object)
     }
+
+    /// The answer to a request that wants `want`: [`to_json`](Report::to_json)
+    /// without `moves` for [`Want::Value`], with `best_move` (the first
+    /// move, `null` when the game is over) for [`Want::Best`].
+    pub fn to_json_for(&self, want: Want) -> Json {
+        let mut json = self.to_json();
+        let object = json.as_object_mut().expect("a report is an object");
+        match want {
+            Want::Value => {
+                object.remove("moves");
+            }
+            Want::Best => {
+                let best = object["moves"].as_array().and_then(|m| m.first()).cloned();
+                object.insert("best_move".into(), best.unwrap_or(Json::Null));
+            }
+            Want::Moves => {}
+        }
+        json
+    }
 }
 
 /// The best line from a position to the end of the game: the principal
@@ -149,13 +169,42 @@ pub fn mainline<G: Tabled, D: AsRef<[u8]>>(
     })
 }
 
-/// What to compute about a position.
+/// What a request asks for about a position: `want` of the JSON-lines
+/// protocol and of the HTTP API.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Want {
-    /// The value only.
+    /// The value only (no `moves` in the answer).
     Value,
-    /// The value and every move's value.
+    /// The value and every move's value, best first (the default).
     Moves,
+    /// As `Moves`, plus `best_move` (`null` when the game is over).
+    Best,
+}
+
+impl Want {
+    /// What a request that names another `want` is told.
+    pub const EXPECTED: &str = "\"want\" must be \"value\", \"moves\" or \"best\"";
+
+    /// Reads `value`, `moves` or `best`.
+    pub fn parse(word: &str) -> Option<Want> {
+        match word {
+            "value" => Some(Want::Value),
+            "moves" => Some(Want::Moves),
+            "best" => Some(Want::Best),
+            _ => None,
+        }
+    }
+
+    /// Whether the answer needs every move's value.
+    pub fn needs_moves(self) -> bool {
+        self != Want::Value
+    }
+}
+
+/// The JSON error object every face prints: `{"error":"...","kind":"..."}`,
+/// `kind` from [`ErrorKind::as_str`], or `other` for a failure of no kind.
+pub fn error_json(kind: Option<ErrorKind>, message: &str) -> Json {
+    json!({"error": message, "kind": kind.map_or("other", ErrorKind::as_str)})
 }
 
 /// The answer for the position `text` from one game's oracle.
@@ -173,7 +222,7 @@ pub fn report<G: Tabled, D: AsRef<[u8]>>(
     let position = game.parse(text)?;
     let (value, moves) = match want {
         Want::Value => (oracle.probe(position)?, Vec::new()),
-        Want::Moves => {
+        Want::Moves | Want::Best => {
             let answer = oracle.answer(position)?;
             let moves = answer
                 .moves

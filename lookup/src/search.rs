@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::error::Error;
-use crate::game::{ExactSolver, Game, Limits};
+use crate::game::{ExactSolver, Game, SearchLimits};
 use crate::value::Score;
 
 /// Beyond every score any game produces.
@@ -36,7 +36,7 @@ pub struct Search<'g, G: Game> {
     game: &'g G,
     table: HashMap<G::Position, (Score, Bound)>,
     nodes: u64,
-    limits: Limits,
+    limits: SearchLimits,
     deadline: Option<Instant>,
     /// The game's own solver, made on first use: an oracle that answers
     /// from a table makes a `Search` per probe and never uses it.
@@ -47,22 +47,22 @@ pub struct Search<'g, G: Game> {
 impl<'g, G: Game> Search<'g, G> {
     /// A search without a node budget: it always finishes with the exact score.
     pub fn new(game: &'g G) -> Self {
-        Search::with_limits(game, Limits::default())
+        Search::with_limits(game, SearchLimits::default())
     }
 
     /// A search that gives up after visiting `nodes` positions in total.
     pub fn with_budget(game: &'g G, nodes: u64) -> Self {
         Search::with_limits(
             game,
-            Limits {
+            SearchLimits {
                 nodes: Some(nodes),
-                ..Limits::default()
+                ..SearchLimits::default()
             },
         )
     }
 
     /// A search that gives up when `limits` run out.
-    pub fn with_limits(game: &'g G, limits: Limits) -> Self {
+    pub fn with_limits(game: &'g G, limits: SearchLimits) -> Self {
         Search {
             game,
             table: HashMap::new(),
@@ -77,7 +77,7 @@ impl<'g, G: Game> Search<'g, G> {
     /// The generic alpha-beta alone, even for a game with a solver of its
     /// own ([`Game::exact_solver`]): the baseline that benchmarks measure
     /// those solvers against.
-    pub fn generic(game: &'g G, limits: Limits) -> Self {
+    pub fn generic(game: &'g G, limits: SearchLimits) -> Self {
         Search {
             dedicated_made: true,
             ..Search::with_limits(game, limits)

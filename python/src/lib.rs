@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use solvedb_lookup::{
-    AnyValue, Error as LookupError, ErrorKind, GameId, Limits, Mainline as LookupMainline,
+    AnyValue, Error as LookupError, ErrorKind, GameId, SearchLimits, Mainline as LookupMainline,
     MoveReport, Oracle as LookupOracle, Report as LookupReport,
 };
 
@@ -349,10 +349,10 @@ impl PyOracle {
                 })
             })
             .transpose()?;
-        let limits = Limits {
+        let limits = SearchLimits {
             nodes: max_nodes,
             time,
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         let oracle = LookupOracle::open_reading(&tables_dir)
             .map_err(to_py_err)?

@@ -10,9 +10,9 @@
 use std::time::{Duration, Instant};
 
 use fantoccini::Locator;
-use solvedb_generator::http::{self, AppState, Limits};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{AnyValue, GameId, Oracle};
+use solvedb_server::http::{self, AppState, ServerLimits};
 use solvedb_tests::committed_tables;
 use solvedb_tests::webdriver::{Driver, Tab, move_selector};
 
@@ -175,9 +175,9 @@ fn the_explorer_in_headless_chromium() {
 
 async fn run() {
     let started = Instant::now();
-    let limits = Limits {
+    let limits = ServerLimits {
         search_time: Duration::from_secs(1),
-        ..Limits::default()
+        ..ServerLimits::default()
     };
     let state = AppState::new(&committed_tables(), limits).unwrap();
     let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();

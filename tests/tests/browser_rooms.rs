@@ -9,15 +9,15 @@ use std::time::{Duration, Instant};
 
 use fantoccini::Locator;
 use serde_json::Value;
-use solvedb_generator::http::{self, AppState, Limits};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{Error, Game, GameId, with_game};
+use solvedb_server::http::{self, AppState, ServerLimits};
 use solvedb_tests::committed_tables;
 use solvedb_tests::webdriver::{Driver, Tab, move_selector};
 
 /// `GET` over loopback: the status and the JSON body.
 async fn http_get(base: &str, path: &str) -> (u16, Value) {
-    let (status, body) = solvedb_generator::http::client::Client::new()
+    let (status, body) = solvedb_server::http::client::Client::new()
         .get(&format!("{base}{path}"))
         .await
         .unwrap();
@@ -149,7 +149,7 @@ fn two_people_play_a_room_in_two_chromium_sessions() {
 
 async fn run() {
     let data = tempfile::tempdir().unwrap();
-    let state = AppState::new(&committed_tables(), Limits::default())
+    let state = AppState::new(&committed_tables(), ServerLimits::default())
         .unwrap()
         .with_data(data.path())
         .unwrap();

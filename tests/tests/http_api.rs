@@ -4,11 +4,11 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use solvedb_generator::http::bench::encode_query_value;
-use solvedb_generator::http::client::Client;
-use solvedb_generator::http::{self, AppState, Limits, MAX_QUERY_BYTES};
 use solvedb_lookup::testkit::{Rng, random_positions};
 use solvedb_lookup::{Cube, Error, Game, GameId, Oracle, TicTacToe, with_game};
+use solvedb_server::http::bench::encode_query_value;
+use solvedb_server::http::client::Client;
+use solvedb_server::http::{self, AppState, MAX_QUERY_BYTES, ServerLimits};
 use solvedb_tests::{committed_tables, solvedb};
 use tokio::sync::oneshot;
 
@@ -18,7 +18,7 @@ struct Server {
     _stop: oneshot::Sender<()>,
 }
 
-async fn start(limits: Limits) -> Server {
+async fn start(limits: ServerLimits) -> Server {
     let state = AppState::new(&committed_tables(), limits).unwrap();
     let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -47,7 +47,7 @@ fn probe_path(game: &str, position: &str, extra: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn probe_answers_as_probe_json_does() {
-    let server = start(Limits::default()).await;
+    let server = start(ServerLimits::default()).await;
     for (game, position) in [
         ("tictactoe", "X../.O./..."),
         ("cube", ".../.../...//.../.X./...//.../.../..."),
@@ -74,13 +74,13 @@ async fn probe_answers_as_probe_json_does() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn want_value_and_best_answer_as_serve_stdio_does() {
-    let server = start(Limits::default()).await;
+    let server = start(ServerLimits::default()).await;
     let oracle = Oracle::open_reading(&committed_tables()).unwrap();
     for want in ["value", "best"] {
         for position in ["XX./OO./...", "XOX/XOO/OX.", "XOX/OXO/XOX"] {
             let line = format!(r#"{{"game":"tictactoe","position":"{position}","want":"{want}"}}"#);
             let mut out = Vec::new();
-            solvedb_generator::serve::serve(&oracle, line.as_bytes(), &mut out).unwrap();
+            solvedb_server::stdio::serve(&oracle, line.as_bytes(), &mut out).unwrap();
             let expected: Value = serde_json::from_slice(&out).unwrap();
             let (status, json) = get(
                 &server,
@@ -108,7 +108,7 @@ fn play_line(game: GameId, position: &str, moves: &[&str]) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mainline_is_the_best_move_at_every_step_to_the_end() {
-    let server = start(Limits::default()).await;
+    let server = start(ServerLimits::default()).await;
     let oracle = Oracle::open_reading(&committed_tables()).unwrap();
     for (name, position) in [
         ("tictactoe", "........."),
@@ -153,7 +153,7 @@ async fn mainline_is_the_best_move_at_every_step_to_the_end() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn errors_have_their_kind_and_status() {
-    let server = start(Limits::default()).await;
+    let server = start(ServerLimits::default()).await;
     let long = "X".repeat(MAX_QUERY_BYTES);
     let cases: Vec<(String, u16, &str)> = vec![
         (probe_path("tictactoe", "XXX/OOO/...", ""), 400, "position"),
@@ -205,9 +205,9 @@ async fn errors_have_their_kind_and_status() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_past_its_budget_is_503_budget() {
-    let server = start(Limits {
+    let server = start(ServerLimits {
         search_nodes: Some(1000),
-        ..Limits::default()
+        ..ServerLimits::default()
     })
     .await;
     let empty = format!("4x4:{}", "0".repeat(40));
@@ -224,11 +224,11 @@ async fn a_search_past_its_budget_is_503_budget() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn searches_beyond_the_slots_are_refused_not_queued_forever() {
-    let server = start(Limits {
+    let server = start(ServerLimits {
         searches: 1,
         queue_wait: Duration::from_millis(100),
         search_time: Duration::from_secs(2),
-        ..Limits::default()
+        ..ServerLimits::default()
     })
     .await;
     let empty = format!("5x5:{}", "0".repeat(60));
@@ -253,7 +253,7 @@ async fn searches_beyond_the_slots_are_refused_not_queued_forever() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_requests_all_get_their_own_answer() {
-    let server = std::sync::Arc::new(start(Limits::default()).await);
+    let server = std::sync::Arc::new(start(ServerLimits::default()).await);
     let oracle = std::sync::Arc::new(Oracle::open_reading(&committed_tables()).unwrap());
     let mut rng = Rng::new(11);
     let mut positions: Vec<(GameId, String)> = random_positions(&TicTacToe, &mut rng, 100)
@@ -286,7 +286,7 @@ async fn concurrent_requests_all_get_their_own_answer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn check_games_and_the_page() {
-    let server = start(Limits::default()).await;
+    let server = start(ServerLimits::default()).await;
     let (status, json) = get(&server, "/api/v1/check?game=tictactoe&position=X........").await;
     assert_eq!(status, 200);
     assert_eq!(json["position"], "X../.../...");

@@ -11,9 +11,9 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use roomkit::{Player, Server};
 use serde_json::{Value, json};
-use solvedb_generator::http::rooms::RoomLimits;
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{AnyValue, Error, Game, GameId, Oracle, with_game};
+use solvedb_server::http::rooms::RoomLimits;
 use solvedb_tests::committed_tables;
 use tokio_tungstenite::tungstenite::Message;
 

@@ -1,5 +1,5 @@
 //! The rooms bench's load, small: `solvedb bench rooms` runs the same
-//! code ([`solvedb_generator::http::load`]) with 200 rooms at once; here 12
+//! code ([`solvedb_server::http::load`]) with 200 rooms at once; here 12
 //! rooms of two WebSocket players each play 3 tic-tac-toe games at once
 //! against one in-process server, and every state must arrive, in order,
 //! equal to the rules'. No timing is asserted: the figures are the bench's.
@@ -7,7 +7,7 @@
 mod roomkit;
 
 use roomkit::Server;
-use solvedb_generator::http::load::{load, load_limits};
+use solvedb_server::http::load::{load, load_limits};
 
 const ROOMS: usize = 12;
 const GAMES: usize = 3;

@@ -9,8 +9,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 use solvedb_generator::build::{check_memory, human_bytes, physical_memory};
 use solvedb_generator::cli::{DEFAULT_SEARCH_NODES, clap_command, exit_code};
-use solvedb_generator::serve::serve;
 use solvedb_lookup::{Dots, ErrorKind, Game, GameId, Oracle, Search, TicTacToe};
+use solvedb_server::stdio::serve;
 use solvedb_tests::{committed_tables, solvedb, solvedb_with_input};
 
 fn tables() -> String {

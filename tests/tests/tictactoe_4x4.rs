@@ -115,12 +115,7 @@ fn library_counts() -> Vec<plain::Counts> {
             square: distinct(
                 layer
                     .iter()
-                    .map(|&p| {
-                        (0..SQUARE_SYMMETRIES)
-                            .map(|s| T.symmetric(p, s))
-                            .min()
-                            .unwrap()
-                    })
+                    .map(|&p| (0..SQUARE_SYMMETRIES).map(|s| T.image(p, s)).min().unwrap())
                     .collect(),
             )
             .len() as u64,
@@ -272,7 +267,7 @@ fn symmetric_images_probe_equal() {
         // The library's own symmetries give the same set of images.
         let p = parse(&board);
         let mut ours: Vec<String> = (0..T.symmetry_count())
-            .map(|s| T.notation(T.symmetric(p, s)))
+            .map(|s| T.notation(T.image(p, s)))
             .collect();
         let mut theirs: Vec<String> = plain::images(&board, &symmetries)
             .map(|image| plain::notation(&image))

@@ -128,7 +128,7 @@ pub fn canonical_layers<G: Game>(game: &G) -> Vec<Vec<G::Position>> {
 /// the size of its orbit under the game's symmetries.
 pub fn orbit_size<G: Game>(game: &G, position: G::Position) -> u64 {
     let mut images: Vec<G::Position> = (0..game.symmetry_count())
-        .map(|s| game.symmetric(position, s))
+        .map(|s| game.image(position, s))
         .collect();
     images.sort_unstable();
     images.dedup();

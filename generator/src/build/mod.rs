@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use solvedb_lookup::format::{
     FORMAT_VERSION, Header, encode_table, remove_stale_temporaries, write_atomically,
 };
-use solvedb_lookup::{Dots, Game, GameId, Table, Tabled};
+use solvedb_lookup::{GameId, Table, TablePlan, Tabled, catalogue};
 
 pub use layers::{LayerCount, Solution};
 pub use manifest::{MANIFEST, ManifestEntry, read_manifest};
@@ -43,10 +43,6 @@ pub fn default_level(entries: u64) -> i32 {
         _ => 3,
     }
 }
-
-/// `solvedb build all` covers dots boards up to this many edges (3x3, 2^24
-/// positions, and everything smaller, rectangles both ways).
-pub const ALL_DOTS_MAX_EDGES: u32 = 24;
 
 /// What the build pipeline needs of a game: its table's block size, how
 /// its build report reads, and how it is solved.
@@ -133,21 +129,25 @@ pub fn check_memory<G: Buildable>(
         game: game.id(),
         reason: format!(
             "building its table needs at least {} of memory ({needed} bytes, one per slot) \
-             and {has}; no build that splits the work over several machines exists yet. \
-             Its positions are still answered exactly by live search: \
+             and {has}. A dots board can be built across machines that hold the table \
+             between them (`mpirun -n K solvedb build {} --mpi`, README: the distributed \
+             build). Its positions are still answered exactly by live search: \
              `solvedb probe {} POSITION` (bound it with --nodes or --seconds)",
             human_bytes(needed),
+            game.id(),
             game.id()
         ),
     })
 }
 
-/// The games `solvedb build all` builds, in order: tic-tac-toe 3×3 and 4×4,
-/// the cube, and every dots board with at most [`ALL_DOTS_MAX_EDGES`] edges.
+/// The games `solvedb build all` builds, in the catalogue's order: those
+/// whose table ships ([`TablePlan::Default`]).
 pub fn default_set() -> Vec<GameId> {
-    let mut games = vec![GameId::TicTacToe, GameId::TicTacToe4x4, GameId::Cube];
-    games.extend(dots_boards(ALL_DOTS_MAX_EDGES).iter().map(|b| b.id()));
-    games
+    catalogue()
+        .iter()
+        .filter(|game| game.table == TablePlan::Default)
+        .map(|game| game.id)
+        .collect()
 }
 
 /// The bytes of a game's table, built from scratch, with the solution's
@@ -255,16 +255,4 @@ pub fn install_table(game: GameId, dir: &Path, bytes: &[u8]) -> Result<(PathBuf,
         },
     )?;
     Ok((path, table.header().blocks()))
-}
-
-/// Every dots-and-boxes board with at most `max_edges` edges, rectangles
-/// both ways, smallest first.
-pub fn dots_boards(max_edges: u32) -> Vec<Dots> {
-    let mut boards: Vec<Dots> = (1..=max_edges.min(255) as u8)
-        .flat_map(|rows| (1..=max_edges.min(255) as u8).map(move |cols| (rows, cols)))
-        .filter_map(|(rows, cols)| Dots::new(rows, cols).ok())
-        .filter(|board| board.edges() <= max_edges)
-        .collect();
-    boards.sort_by_key(|b| (b.edges(), b.rows()));
-    boards
 }

@@ -47,7 +47,7 @@ use crate::error::{Error, PositionError};
 use crate::format::{
     GameId, IndexScheme, Table, TableError, ValueEncoding, decode_outcome, encode_outcome,
 };
-use crate::game::{ExactSolver, Game, Limits, Tabled, check_notation_length};
+use crate::game::{ExactSolver, Game, SearchLimits, Tabled, check_notation_length};
 use crate::games::check_reachable;
 use crate::games::stones::{Layout, least_image};
 use crate::value::{Outcome, Score, Transition, WIN_SCORE, Wdl};
@@ -473,18 +473,6 @@ impl Cube {
         moves
     }
 
-    /// The image of a board under symmetry `index`.
-    ///
-    /// # Panics
-    ///
-    /// If `index >= 48`.
-    pub fn transform(self, board: CubeBoard, index: usize) -> CubeBoard {
-        CubeBoard {
-            x: image(index, board.x),
-            o: image(index, board.o),
-        }
-    }
-
     /// The symmetries that map `x` onto itself (the identity included).
     pub fn stabilizer(self, x: u32) -> Vec<usize> {
         (0..SYMMETRY_COUNT).filter(|&s| image(s, x) == x).collect()
@@ -500,7 +488,7 @@ impl Cube {
     /// # Panics
     ///
     /// If `index >= 48`.
-    pub fn image(self, index: usize, mask: u32) -> u32 {
+    pub fn mask_image(self, index: usize, mask: u32) -> u32 {
         image(index, mask)
     }
 
@@ -621,12 +609,15 @@ impl Game for Cube {
         SYMMETRY_COUNT
     }
 
-    fn symmetric(&self, board: CubeBoard, index: usize) -> CubeBoard {
-        self.transform(board, index)
+    fn image(&self, board: CubeBoard, index: usize) -> CubeBoard {
+        CubeBoard {
+            x: image(index, board.x),
+            o: image(index, board.o),
+        }
     }
 
     /// [`ForcedPlaySolver`]: forced play and a memo of quiet positions.
-    fn exact_solver(&self, limits: Limits) -> Option<Box<dyn ExactSolver<CubeBoard>>> {
+    fn exact_solver(&self, limits: SearchLimits) -> Option<Box<dyn ExactSolver<CubeBoard>>> {
         Some(Box::new(ForcedPlaySolver::new(limits)))
     }
 
@@ -712,7 +703,7 @@ impl Tabled for Cube {
 #[derive(Debug)]
 pub struct ForcedPlaySolver {
     memo: HashMap<u64, Score>,
-    limits: Limits,
+    limits: SearchLimits,
     nodes: u64,
     deadline: Option<Instant>,
 }
@@ -721,7 +712,7 @@ impl ForcedPlaySolver {
     /// A solver with an empty memo, within `limits` (nodes are quiet
     /// positions searched; `table_bytes` is not used: the memo holds at
     /// most the quiet positions).
-    pub fn new(limits: Limits) -> ForcedPlaySolver {
+    pub fn new(limits: SearchLimits) -> ForcedPlaySolver {
         ForcedPlaySolver {
             memo: HashMap::new(),
             limits,
@@ -918,7 +909,7 @@ mod tests {
     fn canonical_is_the_least_image_and_the_same_for_every_image() {
         for board in random_positions(300, 11) {
             let canonical = Cube.canonical(board);
-            let images: Vec<CubeBoard> = (0..48).map(|s| Cube.symmetric(board, s)).collect();
+            let images: Vec<CubeBoard> = (0..48).map(|s| Cube.image(board, s)).collect();
             assert_eq!(Some(&canonical), images.iter().min());
             for image in images {
                 assert_eq!(Cube.canonical(image), canonical);

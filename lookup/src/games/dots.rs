@@ -53,7 +53,7 @@ use crate::error::PositionError;
 use crate::format::{
     GameId, IndexScheme, Table, TableError, ValueEncoding, decode_boxes_won, encode_boxes_won,
 };
-use crate::game::{ExactSolver, Game, Limits, Tabled};
+use crate::game::{ExactSolver, Game, SearchLimits, Tabled};
 use crate::value::{Margin, Score, Transition};
 
 /// The most edges a board may have: positions are `u64` masks, and a table's
@@ -93,7 +93,7 @@ impl Edges {
 /// One edge, named by its orientation and coordinates (see the
 /// [module documentation](self)): `h2,1` or `v0,3`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Line {
+pub struct Edge {
     /// Horizontal (`h`) or vertical (`v`).
     pub horizontal: bool,
     /// Row of dots (`h`) or of boxes (`v`).
@@ -102,7 +102,7 @@ pub struct Line {
     pub col: u8,
 }
 
-impl fmt::Display for Line {
+impl fmt::Display for Edge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let kind = if self.horizontal { 'h' } else { 'v' };
         write!(f, "{kind}{},{}", self.row, self.col)
@@ -196,9 +196,9 @@ impl Dots {
     /// The boxes (row, column) on either side of edge `edge`: one on the
     /// border, two inside.
     pub fn boxes_of(self, edge: u32) -> impl Iterator<Item = (u32, u32)> {
-        let line = self.line(edge);
-        let (r, c) = (u32::from(line.row), u32::from(line.col));
-        let (first, second) = if line.horizontal {
+        let named = self.edge(edge);
+        let (r, c) = (u32::from(named.row), u32::from(named.col));
+        let (first, second) = if named.horizontal {
             (
                 r.checked_sub(1).map(|r| (r, c)),
                 (r < self.rows()).then_some((r, c)),
@@ -212,10 +212,10 @@ impl Dots {
         first.into_iter().chain(second)
     }
 
-    /// The number of edge `line` (which must be on this board).
-    pub fn edge_index(self, line: Line) -> u32 {
-        let (r, c) = (u32::from(line.row), u32::from(line.col));
-        if line.horizontal {
+    /// The number of `edge` (which must be on this board).
+    pub fn edge_index(self, edge: Edge) -> u32 {
+        let (r, c) = (u32::from(edge.row), u32::from(edge.col));
+        if edge.horizontal {
             self.h(r, c)
         } else {
             self.v(r, c)
@@ -223,17 +223,17 @@ impl Dots {
     }
 
     /// The edge with number `edge` (`edge < self.edges()`).
-    pub fn line(self, edge: u32) -> Line {
+    pub fn edge(self, edge: u32) -> Edge {
         let horizontals = self.horizontal_edges();
         if edge < horizontals {
-            Line {
+            Edge {
                 horizontal: true,
                 row: (edge / self.cols()) as u8,
                 col: (edge % self.cols()) as u8,
             }
         } else {
             let e = edge - horizontals;
-            Line {
+            Edge {
                 horizontal: false,
                 row: (e / (self.cols() + 1)) as u8,
                 col: (e % (self.cols() + 1)) as u8,
@@ -273,12 +273,12 @@ impl Dots {
     /// Where symmetry `s` maps edge `edge`. Symmetry `s` transposes if
     /// `s & 4` (square boards only), then mirrors top and bottom if `s & 1`
     /// and left and right if `s & 2`; `0` is the identity.
-    pub fn map_edge(self, s: usize, edge: u32) -> u32 {
-        let Line {
+    pub fn edge_image(self, s: usize, edge: u32) -> u32 {
+        let Edge {
             mut horizontal,
             row,
             col,
-        } = self.line(edge);
+        } = self.edge(edge);
         let (mut r, mut c) = (u32::from(row), u32::from(col));
         let (m, n) = (self.rows(), self.cols());
         if s & 4 != 0 {
@@ -313,7 +313,7 @@ impl Dots {
                     for bit in 0..8 {
                         let edge = (byte * 8 + bit) as u32;
                         if value & 1 << bit != 0 && edge < self.edges() {
-                            *image |= 1 << self.map_edge(s, edge);
+                            *image |= 1 << self.edge_image(s, edge);
                         }
                     }
                 }
@@ -613,7 +613,7 @@ fn parse_board(text: &str) -> Option<(u8, u8)> {
 
 impl Game for Dots {
     type Position = Edges;
-    type Move = Line;
+    type Move = Edge;
     type Value = Margin;
 
     fn id(&self) -> GameId {
@@ -693,7 +693,7 @@ impl Game for Dots {
         lines.join("\n")
     }
 
-    fn parse_move(&self, text: &str) -> Result<Line, PositionError> {
+    fn parse_move(&self, text: &str) -> Result<Edge, PositionError> {
         let text = text.trim();
         let bad = |reason: String| PositionError::BadMove {
             input: text.to_owned(),
@@ -728,23 +728,23 @@ impl Game for Dots {
                 self.rows, self.cols
             )));
         }
-        Ok(Line {
+        Ok(Edge {
             horizontal,
             row,
             col,
         })
     }
 
-    fn moves(&self, position: Edges) -> Vec<Line> {
+    fn moves(&self, position: Edges) -> Vec<Edge> {
         let free = self.full() & !position.0;
         (0..self.edges())
             .filter(|&e| free & 1 << e != 0)
-            .map(|e| self.line(e))
+            .map(|e| self.edge(e))
             .collect()
     }
 
-    fn play(&self, position: Edges, line: Line) -> (Edges, Transition) {
-        let (next, gain) = self.draw(position.0, self.edge_index(line));
+    fn play(&self, position: Edges, edge: Edge) -> (Edges, Transition) {
+        let (next, gain) = self.draw(position.0, self.edge_index(edge));
         let transition = if gain > 0 {
             Transition {
                 same_mover: true,
@@ -775,11 +775,11 @@ impl Game for Dots {
     }
 
     /// The [`EndgameSolver`], with chain and loop theory.
-    fn exact_solver(&self, limits: Limits) -> Option<Box<dyn ExactSolver<Edges>>> {
+    fn exact_solver(&self, limits: SearchLimits) -> Option<Box<dyn ExactSolver<Edges>>> {
         Some(Box::new(EndgameSolver::new(*self, limits)))
     }
 
-    fn symmetric(&self, position: Edges, index: usize) -> Edges {
+    fn image(&self, position: Edges, index: usize) -> Edges {
         assert!(
             index < self.symmetry_count(),
             "symmetry {index} of {self:?}"
@@ -789,7 +789,7 @@ impl Game for Dots {
         while rest != 0 {
             let edge = rest.trailing_zeros();
             rest &= rest - 1;
-            image |= 1 << self.map_edge(index, edge);
+            image |= 1 << self.edge_image(index, edge);
         }
         Edges(image)
     }
@@ -863,10 +863,10 @@ mod tests {
         for board in boards() {
             let mut names = HashSet::new();
             for e in 0..board.edges() {
-                let line = board.line(e);
-                assert_eq!(board.edge_index(line), e);
-                assert_eq!(board.parse_move(&line.to_string()).unwrap(), line);
-                assert!(names.insert(line.to_string()));
+                let edge = board.edge(e);
+                assert_eq!(board.edge_index(edge), e);
+                assert_eq!(board.parse_move(&edge.to_string()).unwrap(), edge);
+                assert!(names.insert(edge.to_string()));
             }
             // Every box has four distinct edges, each edge one or two boxes.
             let mut seen = vec![0; board.edges() as usize];
@@ -895,17 +895,17 @@ mod tests {
                 .flat_map(|r| (0..board.cols()).map(move |c| board.box_mask(r, c)))
                 .collect();
             for s in 0..board.symmetry_count() {
-                let map: Vec<u32> = (0..board.edges()).map(|e| board.map_edge(s, e)).collect();
+                let map: Vec<u32> = (0..board.edges()).map(|e| board.edge_image(s, e)).collect();
                 let distinct: HashSet<u32> = map.iter().copied().collect();
                 assert_eq!(distinct.len(), board.edges() as usize, "{board:?} {s}");
                 assert!(maps.insert(map), "{board:?}: symmetry {s} repeats");
                 for &b in &boxes {
-                    let image = board.symmetric(Edges(b), s).0;
+                    let image = board.image(Edges(b), s).0;
                     assert!(boxes.contains(&image), "{board:?} {s}");
                     assert_eq!(tables.image(s, b), image);
                 }
             }
-            assert_eq!(board.symmetric(Edges(board.full()), 0).0, board.full());
+            assert_eq!(board.image(Edges(board.full()), 0).0, board.full());
             // The table-driven canonical form is the least image.
             let mut state = 0x5851_f42d_4c95_7f2du64 ^ u64::from(board.edges());
             for _ in 0..200 {
@@ -914,7 +914,7 @@ mod tests {
                 state ^= state << 17;
                 let p = Edges(state & board.full());
                 let least = (0..board.symmetry_count())
-                    .map(|s| board.symmetric(p, s))
+                    .map(|s| board.image(p, s))
                     .min()
                     .unwrap();
                 assert_eq!(board.canonical(p), least, "{board:?}");

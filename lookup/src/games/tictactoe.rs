@@ -192,7 +192,7 @@ impl Game for TicTacToe {
         SYMMETRIES.len()
     }
 
-    fn symmetric(&self, board: Board, index: usize) -> Board {
+    fn image(&self, board: Board, index: usize) -> Board {
         let image = &MASK_IMAGES[index];
         board.map(|mask| image[usize::from(mask)])
     }

@@ -279,7 +279,7 @@ impl Game for TicTacToe4x4 {
         SYMMETRY_COUNT
     }
 
-    fn symmetric(&self, board: Board4x4, index: usize) -> Board4x4 {
+    fn image(&self, board: Board4x4, index: usize) -> Board4x4 {
         board.map(|mask| image(index, mask))
     }
 
@@ -514,8 +514,7 @@ mod tests {
     #[test]
     fn canonical_is_the_least_image_and_the_same_for_every_image() {
         for board in random_positions(2000, 11) {
-            let images: Vec<Board4x4> =
-                (0..SYMMETRY_COUNT).map(|s| T.symmetric(board, s)).collect();
+            let images: Vec<Board4x4> = (0..SYMMETRY_COUNT).map(|s| T.image(board, s)).collect();
             let least = *images.iter().min().unwrap();
             assert_eq!(T.canonical(board), least);
             for &image in &images {
@@ -737,7 +736,7 @@ mod tests {
         for &canonical in &stored {
             let score = search.score(canonical).unwrap();
             for s in 0..SYMMETRY_COUNT {
-                let image = T.symmetric(canonical, s);
+                let image = T.image(canonical, s);
                 assert_eq!(T.table_score(&table, image), Ok(score));
             }
         }

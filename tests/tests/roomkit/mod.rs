@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use solvedb_generator::http::rooms::RoomLimits;
-use solvedb_generator::http::{self, AppState, Limits};
+use solvedb_server::http::rooms::RoomLimits;
+use solvedb_server::http::{self, AppState, ServerLimits};
 use solvedb_tests::committed_tables;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -27,7 +27,7 @@ pub struct Server {
 
 impl Server {
     pub async fn start(data: Option<&Path>, limits: RoomLimits) -> Server {
-        let mut state = AppState::new(&committed_tables(), Limits::default())
+        let mut state = AppState::new(&committed_tables(), ServerLimits::default())
             .unwrap()
             .with_room_limits(limits);
         if let Some(dir) = data {

@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, bail};
 use solvedb_lookup::games::cube::{LINES, has_line};
 use solvedb_lookup::testkit::{Rng, playout, random_positions};
-use solvedb_lookup::{Cube, CubeBoard, CubeCell, Game, GameOracle, Limits, Search, Table, Tabled};
+use solvedb_lookup::{
+    Cube, CubeBoard, CubeCell, Game, GameOracle, Search, SearchLimits, Table, Tabled,
+};
 
 use crate::bench::BenchOptions;
 use crate::build::build_table;
@@ -253,7 +255,7 @@ fn live_search(
     for _ in 0..rounds.min(3) {
         let started = Instant::now();
         for &p in &late {
-            let score = Search::generic(&Cube, Limits::default()).score(p)?;
+            let score = Search::generic(&Cube, SearchLimits::default()).score(p)?;
             if score != Cube.table_score(oracle.table().expect("a table"), p)? {
                 bail!("generic search and table disagree on {}", Cube.notation(p));
             }

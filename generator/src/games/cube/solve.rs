@@ -40,7 +40,7 @@ fn orbits(size: u32) -> Vec<XOrbit> {
 fn canonical_under(o: u32, stabilizer: &[usize]) -> Option<u64> {
     let mut fixing = 1;
     for &s in stabilizer {
-        let image = Cube.image(s, o);
+        let image = Cube.mask_image(s, o);
         if image < o {
             return None;
         }

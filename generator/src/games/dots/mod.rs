@@ -15,7 +15,7 @@ use solvedb_lookup::format::{decode_margin, encode_margin, encode_table};
 use solvedb_lookup::games::dots::{EndgameSolver, Rules};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{
-    Dots, Edges, Game, GameOracle, Header, IndexScheme, Limits, Search, Table, Tabled,
+    Dots, Edges, Game, GameOracle, Header, IndexScheme, Search, SearchLimits, Table, Tabled,
     ValueEncoding,
 };
 
@@ -398,7 +398,8 @@ pub fn run(board: Dots, options: &BenchOptions, out: &mut dyn Write) -> Result<(
                 let position = Edges(quiet_position(&mut rng, big, big.edges() - undrawn));
                 // 2^18 entries (2 MiB) suffice for 25 undrawn edges, and
                 // clearing the default 256 MiB would dominate the timing.
-                let mut solver = EndgameSolver::with_rules(big, Limits::default(), Rules::ALL, 18);
+                let mut solver =
+                    EndgameSolver::with_rules(big, SearchLimits::default(), Rules::ALL, 18);
                 let started = Instant::now();
                 let value = solver.solve(position)?;
                 let elapsed = started.elapsed();

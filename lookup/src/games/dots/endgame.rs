@@ -63,12 +63,12 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-mod table;
+mod transposition;
 
-use self::table::{Entry, NO_MOVE, Table};
+use self::transposition::{Entry, NO_MOVE, TranspositionTable};
 use super::{Dots, Edges};
 use crate::error::Error;
-use crate::game::{ExactSolver, Game, Limits};
+use crate::game::{ExactSolver, Game, SearchLimits};
 use crate::games::dots::EdgeSymmetries;
 use crate::value::Score;
 
@@ -146,10 +146,10 @@ impl Default for Rules {
 ///
 /// ```
 /// use solvedb_lookup::games::dots::EndgameSolver;
-/// use solvedb_lookup::{Dots, Game, Limits};
+/// use solvedb_lookup::{Dots, Game, SearchLimits};
 ///
 /// let board = Dots::new(2, 2)?;
-/// let mut solver = EndgameSolver::new(board, Limits::default());
+/// let mut solver = EndgameSolver::new(board, SearchLimits::default());
 /// assert_eq!(solver.solve(board.start())?, 2);
 /// # Ok::<(), solvedb_lookup::Error>(())
 /// ```
@@ -157,7 +157,7 @@ impl Default for Rules {
 pub struct EndgameSolver {
     board: Dots,
     rules: Rules,
-    limits: Limits,
+    limits: SearchLimits,
     full: u64,
     box_masks: Vec<u64>,
     edge_boxes: Vec<[u8; 2]>,
@@ -174,7 +174,7 @@ pub struct EndgameSolver {
     centre_rank: Vec<u32>,
     /// For each box with two or more border edges, those edges, in order.
     border_groups: Vec<Vec<u32>>,
-    table: Table,
+    table: TranspositionTable,
     nodes: u64,
     deadline: Option<Instant>,
     loony_memo: HashMap<Vec<(bool, u8)>, i32>,
@@ -192,14 +192,14 @@ fn default_table_bytes(board: Dots) -> u64 {
 /// `board` fits in `bytes`.
 fn entry_bits_within(board: Dots, bytes: u64) -> u32 {
     (2..=40)
-        .take_while(|&bits| Table::bytes(bits, board.edges()) <= bytes)
+        .take_while(|&bits| TranspositionTable::bytes(bits, board.edges()) <= bytes)
         .last()
         .unwrap_or(2)
 }
 
 impl EndgameSolver {
     /// A solver with every rule and the default table size.
-    pub fn new(board: Dots, limits: Limits) -> EndgameSolver {
+    pub fn new(board: Dots, limits: SearchLimits) -> EndgameSolver {
         let bytes = limits
             .table_bytes
             .unwrap_or_else(|| default_table_bytes(board));
@@ -210,7 +210,12 @@ impl EndgameSolver {
     /// A solver with chosen rules and a table of `2^table_bits` entries (8
     /// bytes each, 16 where a board's key is too long for the table's
     /// quotient to fit beside the data: see the `table` module).
-    pub fn with_rules(board: Dots, limits: Limits, rules: Rules, table_bits: u32) -> EndgameSolver {
+    pub fn with_rules(
+        board: Dots,
+        limits: SearchLimits,
+        rules: Rules,
+        table_bits: u32,
+    ) -> EndgameSolver {
         let mut box_masks = Vec::new();
         for r in 0..board.rows() {
             for c in 0..board.cols() {
@@ -224,7 +229,7 @@ impl EndgameSolver {
         let mut inverse_maps = edge_maps.clone();
         for (s, (forward, inverse)) in edge_maps.iter_mut().zip(&mut inverse_maps).enumerate() {
             for e in 0..board.edges() {
-                let image = board.map_edge(s, e);
+                let image = board.edge_image(s, e);
                 forward[e as usize] = image as u8;
                 inverse[image as usize] = e as u8;
             }
@@ -232,9 +237,9 @@ impl EndgameSolver {
         let mut centre_first: Vec<u32> = (0..board.edges()).collect();
         // Twice the distance of an edge's midpoint from the centre, squared.
         let distance = |e: u32| {
-            let line = board.line(e);
-            let (r, c) = (i64::from(line.row) * 2, i64::from(line.col) * 2);
-            let (y, x) = if line.horizontal {
+            let edge = board.edge(e);
+            let (r, c) = (i64::from(edge.row) * 2, i64::from(edge.col) * 2);
+            let (y, x) = if edge.horizontal {
                 (r, c + 1)
             } else {
                 (r + 1, c)
@@ -269,7 +274,7 @@ impl EndgameSolver {
             inverse_maps,
             // Allocated by the first search: an oracle that answers from a
             // table never needs it.
-            table: Table::new(table_bits, board.edges()),
+            table: TranspositionTable::new(table_bits, board.edges()),
             nodes: 0,
             deadline: None,
             loony_memo: HashMap::new(),
@@ -809,7 +814,8 @@ mod tests {
             let board = Dots::new(rows, cols).unwrap();
             let truth = plain_values(board);
             for (name, rules) in configurations() {
-                let mut solver = EndgameSolver::with_rules(board, Limits::default(), rules, 16);
+                let mut solver =
+                    EndgameSolver::with_rules(board, SearchLimits::default(), rules, 16);
                 for (mask, &expected) in truth.iter().enumerate() {
                     let got = solver.solve(Edges(mask as u64)).unwrap();
                     assert_eq!(
@@ -844,7 +850,7 @@ mod tests {
             })
             .collect();
         for (name, rules) in configurations() {
-            let mut solver = EndgameSolver::with_rules(board, Limits::default(), rules, 18);
+            let mut solver = EndgameSolver::with_rules(board, SearchLimits::default(), rules, 18);
             for &mask in &samples {
                 let got = solver.solve(Edges(mask)).unwrap();
                 assert_eq!(got, i32::from(truth[mask as usize]), "{name}: {mask:#x}");
@@ -858,14 +864,14 @@ mod tests {
         // drawn): the mover must open it and loses all three.
         let board = Dots::new(1, 3).unwrap();
         let p = board.parse("1x3:h0,0 h0,1 h0,2 h1,0 h1,1 h1,2").unwrap();
-        let mut solver = EndgameSolver::new(board, Limits::default());
+        let mut solver = EndgameSolver::new(board, SearchLimits::default());
         assert_eq!(solver.simple_loony_value(p.0), Some(-3));
         // 2x2 with the outer ring drawn: the four boxes form a loop.
         let board = Dots::new(2, 2).unwrap();
         let ring = board
             .parse("2x2:h0,0 h0,1 h2,0 h2,1 v0,0 v1,0 v0,2 v1,2")
             .unwrap();
-        let mut solver = EndgameSolver::new(board, Limits::default());
+        let mut solver = EndgameSolver::new(board, SearchLimits::default());
         assert_eq!(solver.simple_loony_value(ring.0), Some(-4));
         assert_eq!(solver.solve(ring).unwrap(), -4);
     }
@@ -873,18 +879,18 @@ mod tests {
     #[test]
     fn budgets_answer_unknown_instead_of_guessing() {
         let board = Dots::new(3, 3).unwrap();
-        let limits = Limits {
+        let limits = SearchLimits {
             nodes: Some(100),
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         let mut solver = EndgameSolver::new(board, limits);
         assert!(matches!(
             solver.solve(board.start()),
             Err(Error::BudgetExhausted { budget: 100 })
         ));
-        let limits = Limits {
+        let limits = SearchLimits {
             time: Some(std::time::Duration::ZERO),
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         let mut solver = EndgameSolver::new(board, limits);
         assert!(matches!(
@@ -892,10 +898,10 @@ mod tests {
             Err(Error::TimeExhausted { millis: 0 })
         ));
         // A budget that suffices gives the exact answer.
-        let limits = Limits {
+        let limits = SearchLimits {
             nodes: Some(10_000_000),
             time: Some(std::time::Duration::from_secs(600)),
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         assert_eq!(
             EndgameSolver::new(board, limits)

@@ -14,11 +14,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use solvedb_lookup::testkit::{Rng, random_positions};
-use solvedb_lookup::{Cube, Game, GameId};
+use solvedb_lookup::{Cube, Game, GameId, Want};
 
 use super::client::Client;
-use super::{AppState, Limits, bind, serve_until};
-use crate::serve::{Wanted, wanted_json};
+use super::{AppState, ServerLimits, bind, serve_until};
 
 /// Latency figures of one measurement.
 #[derive(Clone, Copy, Debug)]
@@ -84,14 +83,16 @@ pub fn run(tables: &Path, rounds: u32, positions: usize, out: &mut dyn Write) ->
             tables.display()
         );
     }
-    let state = AppState::new(tables, Limits::default())?;
+    let state = AppState::new(tables, ServerLimits::default())?;
     let oracle = Arc::clone(&state.oracle);
     let mut rng = Rng::new(0x5eed_4711);
     let texts: Vec<String> = random_positions(&Cube, &mut rng, positions.max(1))
         .into_iter()
         .map(|p| Cube.notation(p))
         .collect();
-    let answer = |text: &str| wanted_json(&oracle, GameId::Cube, text, Wanted::Moves);
+    let answer = |text: &str| {
+        Ok::<_, solvedb_lookup::Error>(oracle.moves(GameId::Cube, text)?.to_json_for(Want::Moves))
+    };
     // Warm the table's block cache, and keep the answers to check the
     // server's against.
     let expected = texts

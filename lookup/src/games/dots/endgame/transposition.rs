@@ -106,7 +106,7 @@ impl Memory {
 }
 
 #[derive(Debug)]
-pub(super) struct Table {
+pub(super) struct TranspositionTable {
     /// Entry words, `WAYS` a bucket; `None` until allocated.
     words: Option<Memory>,
     /// Whole keys beside the words when the quotient does not fit (else
@@ -116,10 +116,10 @@ pub(super) struct Table {
     key_bits: u32,
 }
 
-impl Table {
+impl TranspositionTable {
     /// Memory for `2^entry_bits` entries of keys of `key_bits` bits: 8
     /// bytes an entry when the quotient fits, 16 otherwise. Nothing is
-    /// allocated until [`Table::allocate`].
+    /// allocated until [`TranspositionTable::allocate`].
     pub fn bytes(entry_bits: u32, key_bits: u32) -> u64 {
         let bucket_bits = entry_bits.saturating_sub(WAYS.ilog2());
         let wide = key_bits.saturating_sub(bucket_bits) + DATA_BITS > 64;
@@ -128,8 +128,8 @@ impl Table {
 
     /// An unallocated table of `2^entry_bits` entries (at least one bucket)
     /// for keys of `key_bits` bits.
-    pub fn new(entry_bits: u32, key_bits: u32) -> Table {
-        Table {
+    pub fn new(entry_bits: u32, key_bits: u32) -> TranspositionTable {
+        TranspositionTable {
             words: None,
             keys: Vec::new(),
             bucket_bits: entry_bits.saturating_sub(WAYS.ilog2()),
@@ -255,7 +255,7 @@ mod tests {
     #[test]
     fn bucket_and_quotient_name_one_key() {
         // Every 12-bit key, in a table of 2^6 entries: distinct places.
-        let table = Table::new(6, 12);
+        let table = TranspositionTable::new(6, 12);
         let mut seen = std::collections::HashSet::new();
         for key in 0..1 << 12 {
             assert!(seen.insert(table.place(key)), "{key}");
@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn entries_round_trip_and_narrow() {
         for (entry_bits, key_bits) in [(8, 40), (4, 60), (16, 4)] {
-            let mut table = Table::new(entry_bits, key_bits);
+            let mut table = TranspositionTable::new(entry_bits, key_bits);
             table.allocate();
             let key = (1 << key_bits) - 3;
             assert_eq!(table.probe(key), None);
@@ -295,7 +295,7 @@ mod tests {
     #[test]
     fn a_full_bucket_gives_up_its_least_work() {
         // One bucket: five keys, the one of least work goes.
-        let mut table = Table::new(2, 30);
+        let mut table = TranspositionTable::new(2, 30);
         table.allocate();
         let entry = Entry {
             lower: 0,

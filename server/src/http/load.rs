@@ -25,7 +25,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use super::bench::{BenchServer, two_threads};
 use super::client::Client;
 use super::rooms::RoomLimits;
-use super::{AppState, Limits};
+use super::{AppState, ServerLimits};
 
 /// How long a player waits for a message before the run fails.
 const WAIT: Duration = Duration::from_secs(30);
@@ -223,7 +223,7 @@ pub fn run(
     rounds: u32,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let state = AppState::new(tables, Limits::default())?
+    let state = AppState::new(tables, ServerLimits::default())?
         .with_room_limits(load_limits(rooms, games * rounds as usize));
     let server = BenchServer::start(state)?;
     let players = two_threads()?;

@@ -93,7 +93,7 @@ async fn asset(Path(name): Path<String>) -> Response {
         Some((_, media, body)) => text(media, body),
         None => (
             StatusCode::NOT_FOUND,
-            axum::Json(crate::serve::error_json(
+            axum::Json(solvedb_lookup::error_json(
                 Some(ErrorKind::Request),
                 &format!("no asset {name:?}"),
             )),

@@ -10,7 +10,7 @@
 //! - Every request is bounded: the query's length ([`MAX_QUERY_BYTES`]),
 //!   the body ([`MAX_BODY_BYTES`]), requests in flight
 //!   ([`MAX_REQUESTS_IN_FLIGHT`]), live searches at once
-//!   ([`Limits::searches`]) and each search's time and memory; a request
+//!   ([`ServerLimits::searches`]) and each search's time and memory; a request
 //!   that still takes longer than [`REQUEST_TIMEOUT`] is answered 503.
 //! - [`bench`](mod@bench) measures the server against in-process calls.
 //! - [`rooms`] (play a friend: rooms, WebSockets, the [`referee`]) and
@@ -62,7 +62,7 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// How live searches are bounded: every answer without a table is a search.
 #[derive(Copy, Clone, Debug)]
-pub struct Limits {
+pub struct ServerLimits {
     /// Searches running at once (each on a blocking thread).
     pub searches: usize,
     /// How long a request waits for a search slot before it is refused
@@ -76,9 +76,9 @@ pub struct Limits {
     pub search_table_bytes: u64,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
+impl Default for ServerLimits {
+    fn default() -> ServerLimits {
+        ServerLimits {
             searches: 2,
             queue_wait: Duration::from_secs(5),
             search_time: Duration::from_secs(3),
@@ -99,7 +99,7 @@ pub struct AppState {
     /// Slots for live searches.
     pub searches: Arc<Semaphore>,
     /// The limits searches run under.
-    pub limits: Limits,
+    pub limits: ServerLimits,
     /// The open rooms.
     pub rooms: Arc<rooms::Rooms>,
     /// The leaderboard's database.
@@ -113,10 +113,10 @@ impl AppState {
     ///
     /// If `tables` exists and is not a directory. The leaderboard is kept
     /// in memory until [`with_data`](AppState::with_data) names a directory.
-    pub fn new(tables: &std::path::Path, limits: Limits) -> Result<AppState> {
+    pub fn new(tables: &std::path::Path, limits: ServerLimits) -> Result<AppState> {
         let oracle = Oracle::open_reading(tables)
             .with_context(|| format!("opening tables directory {}", tables.display()))?
-            .with_search_limits(solvedb_lookup::Limits {
+            .with_search_limits(solvedb_lookup::SearchLimits {
                 nodes: limits.search_nodes,
                 time: Some(limits.search_time),
                 table_bytes: Some(limits.search_table_bytes),
@@ -210,7 +210,7 @@ impl From<solvedb_lookup::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = crate::serve::error_json(Some(self.kind), &self.message);
+        let body = solvedb_lookup::error_json(Some(self.kind), &self.message);
         (status_of(self.kind), axum::Json(body)).into_response()
     }
 }
@@ -237,7 +237,7 @@ pub fn router(state: AppState) -> Router {
 }
 
 async fn not_found(uri: axum::http::Uri) -> Response {
-    let body = crate::serve::error_json(
+    let body = solvedb_lookup::error_json(
         Some(ErrorKind::Request),
         &format!("no such path {}", uri.path()),
     );
@@ -327,7 +327,7 @@ pub fn run(
     tables: &std::path::Path,
     data: &std::path::Path,
     addr: SocketAddr,
-    limits: Limits,
+    limits: ServerLimits,
     out: &mut dyn Write,
 ) -> Result<()> {
     let state = AppState::new(tables, limits)?.with_data(data)?;

@@ -19,10 +19,9 @@ use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value as Json, json};
-use solvedb_lookup::{Error, ErrorKind, Game, GameId, Oracle, with_game};
+use solvedb_lookup::{Error, ErrorKind, Game, GameId, Oracle, Want, with_game};
 
 use super::{ApiError, AppState, MAX_QUERY_BYTES};
-use crate::serve::{Wanted, wanted_json};
 
 /// The API's routes.
 pub fn router() -> Router<AppState> {
@@ -95,7 +94,7 @@ impl Params {
 
 /// Runs `ask` on the oracle on a blocking thread. A game without a table
 /// is searched, so it first takes one of the few search slots, waiting at
-/// most [`Limits::queue_wait`](super::Limits::queue_wait).
+/// most [`ServerLimits::queue_wait`](super::Limits::queue_wait).
 pub(super) async fn ask<T: Send + 'static>(
     state: &AppState,
     game: GameId,
@@ -155,13 +154,11 @@ async fn probe(
             let game = params.game()?;
             let position = params.required("position")?.to_owned();
             let want = match params.get("want") {
-                None => Wanted::Moves,
-                Some(word) => {
-                    Wanted::parse(word).ok_or_else(|| ApiError::request(Wanted::EXPECTED))?
-                }
+                None => Want::Moves,
+                Some(word) => Want::parse(word).ok_or_else(|| ApiError::request(Want::EXPECTED))?,
             };
             ask(&state, game, move |oracle| {
-                wanted_json(oracle, game, &position, want)
+                Ok(oracle.answer(game, &position, want)?.to_json_for(want))
             })
             .await
         }

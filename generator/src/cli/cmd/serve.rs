@@ -1,0 +1,90 @@
+//! `solvedb serve --stdio|--http`: the servers of `solvedb-server`, behind
+//! the default feature `server` (a build without it says so).
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::cli::Io;
+use crate::cli::app::TablesArg;
+
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("transport").required(true).args(["stdio", "http"])))]
+pub struct Args {
+    /// Serve JSON lines on standard input and output.
+    #[arg(long)]
+    stdio: bool,
+    /// Serve the web explorer and the JSON API (`/api/v1/...`) over
+    /// HTTP; prints `listening on http://HOST:PORT/` first. Each live
+    /// search is also bounded by time (3 s) and memory.
+    #[arg(long)]
+    http: bool,
+    /// With `--http`: the address to listen on (default 127.0.0.1:8080;
+    /// port 0 picks a free one).
+    #[arg(long, conflicts_with = "stdio")]
+    addr: Option<std::net::SocketAddr>,
+    #[command(flatten)]
+    tables: TablesArg,
+    /// With `--http`: the directory of the leaderboard's database
+    /// (default: `solvedb-data` next to the tables directory).
+    #[arg(long, requires = "http")]
+    data: Option<PathBuf>,
+    /// Node budget of each live search (default 10000000); past it the
+    /// answer is an error of kind "budget" (unknown within the budget).
+    #[arg(long)]
+    budget: Option<u64>,
+    /// No budget: live searches run until they know the answer (one
+    /// request on a big board can then hold up the stream for hours).
+    #[arg(long, conflicts_with = "budget")]
+    no_budget: bool,
+}
+
+#[cfg(not(feature = "server"))]
+pub(crate) fn run(_args: Args, _io: &mut Io<'_>) -> Result<()> {
+    anyhow::bail!(
+        "this solvedb was built without its servers; build it with the default features \
+         (`cargo build --release -p solvedb-generator`)"
+    )
+}
+
+#[cfg(feature = "server")]
+pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
+    use anyhow::Context;
+    use solvedb_lookup::Oracle;
+    use solvedb_server::http;
+
+    use crate::cli::app::DEFAULT_SEARCH_NODES;
+    use crate::cli::output::budget_words;
+
+    let tables = args.tables.tables;
+    let nodes = match args.no_budget {
+        true => None,
+        false => Some(args.budget.unwrap_or(DEFAULT_SEARCH_NODES)),
+    };
+    if args.http {
+        let limits = http::ServerLimits {
+            search_nodes: nodes,
+            ..Default::default()
+        };
+        let addr = match args.addr {
+            Some(addr) => addr,
+            None => http::DEFAULT_ADDR.parse()?,
+        };
+        let data = args.data.unwrap_or_else(|| http::default_data_dir(&tables));
+        return http::run(&tables, &data, addr, limits, &mut *io.out);
+    }
+    let oracle = Oracle::open_reading(&tables)
+        .with_context(|| format!("opening tables directory {}", tables.display()))?;
+    let oracle = match nodes {
+        None => oracle,
+        Some(nodes) => oracle.with_search_budget(nodes),
+    };
+    writeln!(
+        io.err,
+        "solvedb serve: tables from {}; a game without a table there is searched exactly, {}",
+        tables.display(),
+        budget_words(oracle.limits())
+    )?;
+    solvedb_server::stdio::serve(&oracle, &mut *io.input, &mut *io.out)?;
+    Ok(())
+}
