@@ -17,7 +17,8 @@ use std::sync::OnceLock;
 use solvedb_capi::{MAX_MOVES, MOVE_NAME_SIZE, Status};
 use solvedb_lookup::testkit::{Rng, random_game};
 use solvedb_lookup::{
-    AnyValue, Cube, Error, Game, GameId, Oracle, Source, TicTacToe, TicTacToe4x4, Wdl,
+    AnyValue, BoardShape, Cube, Error, Game, GameId, Oracle, Source, TicTacToe, TicTacToe4x4, Wdl,
+    catalogue,
 };
 
 /// The repository's `tables/` directory.
@@ -481,12 +482,28 @@ fn an_unreadable_table_is_an_io_error() {
     );
 }
 
-/// The hand-kept header declares the same codes and sizes as the crate.
+/// The hand-kept header declares the same codes and sizes as the crate,
+/// and its list of games names every game of the catalogue.
 #[test]
 fn the_header_agrees_with_the_crate() {
     let header =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("include/solvedb.h"))
             .unwrap();
+    let games = header
+        .split("Games and notation")
+        .nth(1)
+        .and_then(|rest| rest.split("Values are always").next())
+        .expect("solvedb.h has its list of games");
+    for game in catalogue() {
+        let name = match game.board {
+            BoardShape::Dots { .. } => "\"dots:MxN\"".to_owned(),
+            _ => format!("\"{}\"", game.name()),
+        };
+        assert!(
+            games.contains(&name),
+            "solvedb.h's list of games lacks {name}"
+        );
+    }
     for status in [
         Status::Ok,
         Status::InvalidArgument,
@@ -514,7 +531,7 @@ fn the_header_agrees_with_the_crate() {
         .flat_map(|r| (1..=255u8).map(move |c| (r, c)))
         .filter_map(|(r, c)| solvedb_lookup::Dots::new(r, c).ok())
         .map(|board| board.edges() as usize)
-        .chain([27])
+        .chain(catalogue().iter().map(|game| game.board.moves() as usize))
         .max()
         .unwrap();
     assert!(most <= MAX_MOVES, "{most} moves");

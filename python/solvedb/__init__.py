@@ -1,9 +1,14 @@
 """Perfect play for small games from solvedb's precomputed tables.
 
-solvedb answers any position of tic-tac-toe (3x3 and 4x4), 3x3x3
-tic-tac-toe (``cube``) and dots-and-boxes (``dots:MxN``) exactly: its value
-for the side to move and the value of every move, best first, from a table
-where one covers it and by exact live search where none does.
+solvedb answers any position of the games :func:`solvedb.games` lists
+(tic-tac-toe 3x3 and 4x4, 3x3x3 tic-tac-toe ``cube``, 4x4x4 ``qubic``,
+dots-and-boxes ``dots:MxN``) exactly: its value for the side to move and the
+value of every move, best first, from a table where one covers it and by
+exact live search where none does.
+
+>>> import solvedb
+>>> [g.name for g in solvedb.games()][:3]
+['tictactoe', 'tictactoe:4x4', 'cube']
 
 >>> import solvedb
 >>> oracle = solvedb.Oracle("tables")
@@ -26,6 +31,7 @@ move. Errors are subclasses of :class:`solvedb.Error`.
 from ._solvedb import (
     BudgetExhausted,
     Error,
+    Game,
     IoError,
     Mainline,
     MoveReport,
@@ -34,11 +40,13 @@ from ._solvedb import (
     Report,
     TableError,
     UnsupportedGame,
+    games,
 )
 
 __all__ = [
     "BudgetExhausted",
     "Error",
+    "Game",
     "IoError",
     "Mainline",
     "MoveReport",
@@ -47,4 +55,5 @@ __all__ = [
     "Report",
     "TableError",
     "UnsupportedGame",
+    "games",
 ]

@@ -2,7 +2,7 @@
 
 from os import PathLike
 from pathlib import Path
-from typing import Iterable, Optional, Tuple, Union, final
+from typing import Iterable, List, Optional, Tuple, Union, final
 
 class Error(Exception):
     """The base class of every error solvedb raises."""
@@ -21,6 +21,35 @@ class BudgetExhausted(Error):
 
 class IoError(Error):
     """A table file or the tables directory cannot be read."""
+
+@final
+class Game:
+    """One game of solvedb's catalogue."""
+
+    @property
+    def name(self) -> str:
+        """The name every call takes: ``"tictactoe"``, ``"dots:2x3"``."""
+    @property
+    def title(self) -> str:
+        """The name people read: ``"tic-tac-toe 3×3"``."""
+    @property
+    def board(self) -> str:
+        """``"grid"``, ``"layers"`` or ``"dots"``."""
+    @property
+    def shape(self) -> Tuple[int, ...]:
+        """Cells along each side (grid, layers), or rows and columns of boxes (dots)."""
+    @property
+    def moves(self) -> int:
+        """Moves of the empty board: cells, or edges on dots."""
+    @property
+    def start(self) -> str:
+        """The start position in solvedb's notation."""
+    @property
+    def table(self) -> str:
+        """``"default"`` (shipped), ``"on request"`` (built by ``solvedb build``) or ``"unavailable"``."""
+
+def games() -> List[Game]:
+    """Every game solvedb answers by name, in its catalogue's order."""
 
 @final
 class MoveReport:

@@ -18,8 +18,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use solvedb_lookup::{
-    AnyValue, Error as LookupError, ErrorKind, GameId, SearchLimits, Mainline as LookupMainline,
-    MoveReport, Oracle as LookupOracle, Report as LookupReport,
+    AnyValue, BoardShape, Error as LookupError, ErrorKind, Game, GameId, GameInfo,
+    Mainline as LookupMainline, MoveReport, Oracle as LookupOracle, Report as LookupReport,
+    SearchLimits, TablePlan, catalogue, with_game,
 };
 
 create_exception!(
@@ -75,7 +76,7 @@ fn to_py_err(error: LookupError) -> PyErr {
     }
 }
 
-/// A game name (`tictactoe`, `tictactoe:4x4`, `cube`, `dots:MxN`).
+/// A game name, one of [`games`] (or any `dots:MxN`).
 fn game_id(name: &str) -> PyResult<GameId> {
     name.parse::<GameId>()
         .map_err(|unknown| to_py_err(LookupError::from(unknown)))
@@ -443,10 +444,99 @@ impl PyOracle {
     }
 }
 
+/// One game of the catalogue: what the package's list of games says of it.
+#[pyclass(frozen, module = "solvedb", name = "Game")]
+#[derive(Debug)]
+struct PyGame {
+    info: GameInfo,
+    start: String,
+}
+
+#[pymethods]
+impl PyGame {
+    /// The name every call takes: `tictactoe`, `dots:2x3`.
+    #[getter]
+    fn name(&self) -> String {
+        self.info.name()
+    }
+
+    /// The name people read: `tic-tac-toe 3×3`.
+    #[getter]
+    fn title(&self) -> &str {
+        &self.info.title
+    }
+
+    /// `grid`, `layers` or `dots`.
+    #[getter]
+    fn board(&self) -> &'static str {
+        self.info.board.kind().as_str()
+    }
+
+    /// The board's size: `(n, n)` cells for a grid, `(n, n, n)` for layers,
+    /// `(rows, cols)` of boxes for dots.
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let sides = match self.info.board {
+            BoardShape::Grid { size } => vec![size, size],
+            BoardShape::Layers { size } => vec![size, size, size],
+            BoardShape::Dots { rows, cols } => vec![rows, cols],
+        };
+        PyTuple::new(py, sides)
+    }
+
+    /// The moves of the empty board: cells, or edges on dots.
+    #[getter]
+    fn moves(&self) -> u32 {
+        self.info.board.moves()
+    }
+
+    /// The start position in solvedb's notation.
+    #[getter]
+    fn start(&self) -> &str {
+        &self.start
+    }
+
+    /// Whether the repository ships its table (`default`), builds it on
+    /// request (`on request`) or has none (`unavailable`: always searched).
+    #[getter]
+    fn table(&self) -> &'static str {
+        match self.info.table {
+            TablePlan::Default => "default",
+            TablePlan::OnRequest => "on request",
+            TablePlan::Unavailable => "unavailable",
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Game({:?}, {:?})", self.info.name(), self.info.title)
+    }
+}
+
+/// Every game solvedb answers by name, as its catalogue lists them: the
+/// single boards, then the dots-and-boxes boards whose table ships or that
+/// the explorer offers (any other `dots:MxN` up to 63 edges is answered
+/// too).
+#[pyfunction]
+fn games() -> PyResult<Vec<PyGame>> {
+    catalogue()
+        .iter()
+        .map(|info| {
+            let start = with_game!(info.id, g => Ok::<_, LookupError>(g.notation(g.start())))
+                .map_err(to_py_err)?;
+            Ok(PyGame {
+                info: info.clone(),
+                start,
+            })
+        })
+        .collect()
+}
+
 /// The native half of the `solvedb` package.
 #[pymodule]
 fn _solvedb(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
+    module.add_function(wrap_pyfunction!(games, module)?)?;
+    module.add_class::<PyGame>()?;
     module.add_class::<PyOracle>()?;
     module.add_class::<PyReport>()?;
     module.add_class::<PyMoveReport>()?;

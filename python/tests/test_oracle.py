@@ -154,3 +154,24 @@ def test_the_gil_is_released_during_a_probe(tmp_path):
     # Had the probe held the GIL, this thread could not have woken before it
     # returned.
     assert woke < times["end"] - 0.3, (woke, times)
+
+
+def test_the_list_of_games_is_the_catalogue_and_every_one_answers(oracle, tables):
+    games = solvedb.games()
+    names = [g.name for g in games]
+    assert len(names) == len(set(names))
+    for name in ["tictactoe", "tictactoe:4x4", "cube", "dots:1x7", "dots:3x3", "dots:5x5"]:
+        assert name in names
+    for game in games:
+        assert game.board in ("grid", "layers", "dots")
+        assert game.table in ("default", "on request", "unavailable")
+        # A shipped table is in the repository, and answers the start.
+        assert ((tables / (game.name.replace(":", "-") + ".sdb")).is_file()) == (game.table == "default")
+        if game.table == "default":
+            report = oracle.moves(game.name, game.start)
+            assert report.source in ("table", "forced")
+            assert len(report.moves) == game.moves
+    grid = games[names.index("tictactoe")]
+    assert (grid.title, grid.shape, grid.moves) == ("tic-tac-toe 3×3", (3, 3), 9)
+    assert games[names.index("dots:2x3")].shape == (2, 3)
+    assert "Game(" in repr(grid)

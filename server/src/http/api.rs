@@ -6,8 +6,11 @@
 //!   ([`Mainline::to_json`](solvedb_lookup::Mainline::to_json));
 //! - `GET /api/v1/check?game=G&position=P`: whether a position is legal
 //!   (read by the rules only, no search), `{"game", "position"}` normalised;
-//! - `GET /api/v1/games`: the games the explorer offers, their start
-//!   positions and whether a table answers them.
+//! - `GET /api/v1/games`: the games the explorer offers, from the
+//!   catalogue ([`solvedb_lookup::catalogue`]): each one's name, the name
+//!   people read (`title`), its board (`kind` and `board`: size, or rows and
+//!   columns of boxes), the names of its sides, its start position and
+//!   whether a table answers it. The page keeps no list of its own.
 //!
 //! Errors are the `serve --stdio` error object with [`status_of`](super::status_of)
 //! its kind's status.
@@ -19,7 +22,9 @@ use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value as Json, json};
-use solvedb_lookup::{Error, ErrorKind, Game, GameId, Oracle, Want, with_game};
+use solvedb_lookup::{
+    BoardShape, Error, ErrorKind, Game, GameId, GameInfo, Oracle, Want, catalogue, with_game,
+};
 
 use super::{ApiError, AppState, MAX_QUERY_BYTES};
 
@@ -32,16 +37,22 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/games", get(games))
 }
 
-/// Every game and board the explorer offers, in the picker's order: those
-/// this build cannot answer are left out of `/api/v1/games`.
-pub fn explorer_games() -> Vec<GameId> {
-    let mut games = vec![GameId::TicTacToe, GameId::TicTacToe4x4, GameId::Cube];
-    for rows in 1..=5 {
-        for cols in rows..=5 {
-            games.push(GameId::Dots { rows, cols });
+/// The games the explorer offers, in the menu's order: the catalogue's
+/// explorer games.
+pub fn explorer_games() -> impl Iterator<Item = &'static GameInfo> {
+    catalogue().iter().filter(|game| game.explorer)
+}
+
+/// A board as `/api/v1/games` sends it: its kind and size.
+fn board_json(board: BoardShape) -> Json {
+    match board {
+        BoardShape::Grid { size } | BoardShape::Layers { size } => {
+            json!({"kind": board.kind().as_str(), "size": size})
+        }
+        BoardShape::Dots { rows, cols } => {
+            json!({"kind": board.kind().as_str(), "rows": rows, "cols": cols})
         }
     }
-    games
 }
 
 /// A query's parameters, checked: only the names a route knows, each once.
@@ -198,19 +209,17 @@ async fn check(uri: Uri, query: Result<Query<Vec<(String, String)>>, QueryReject
 
 async fn games(State(state): State<AppState>) -> Response {
     let list: Vec<Json> = explorer_games()
-        .into_iter()
         .filter_map(|game| {
-            let start = with_game!(game, g => Ok::<_, Error>(g.notation(g.start()))).ok()?;
-            let kind = match game {
-                GameId::Cube => "cube",
-                GameId::Dots { .. } => "dots",
-                _ => "grid",
-            };
+            let start = with_game!(game.id, g => Ok::<_, Error>(g.notation(g.start()))).ok()?;
+            let sides: Vec<String> = game.board.sides().iter().map(char::to_string).collect();
             Some(json!({
-                "game": game.to_string(),
-                "kind": kind,
+                "game": game.name(),
+                "title": game.title,
+                "kind": game.board.kind().as_str(),
+                "board": board_json(game.board),
+                "sides": sides,
                 "start": start,
-                "table": state.tabled.contains(&game),
+                "table": state.tabled.contains(&game.id),
             }))
         })
         .collect();

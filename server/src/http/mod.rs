@@ -1,9 +1,9 @@
 //! `solvedb serve --http`: the web explorer and its JSON API, on axum and
 //! tokio, with one [`Oracle`] shared by every request.
 //!
-//! - [`router`] composes the areas: the API under `/api/v1` ([`api`]) and
-//!   the page and its assets ([`page`]); another area (rooms) is one more
-//!   `merge` there.
+//! - [`router`] composes the areas: the API under `/api/v1` ([`api`]),
+//!   the page and its assets ([`page`]), rooms ([`rooms`]) and the
+//!   leaderboard ([`leaderboard`]), each one `merge`.
 //! - [`status_of`] is the HTTP face of the one error mapping
 //!   ([`Error::kind`](solvedb_lookup::Error::kind)): each [`ErrorKind`] has
 //!   one status.
@@ -121,8 +121,9 @@ impl AppState {
                 time: Some(limits.search_time),
                 table_bytes: Some(limits.search_table_bytes),
             });
-        let tabled: HashSet<GameId> = api::explorer_games()
-            .into_iter()
+        let tabled: HashSet<GameId> = solvedb_lookup::catalogue()
+            .iter()
+            .map(|game| game.id)
             .filter(|game| tables.join(game.table_file_name()).is_file())
             .collect();
         // Open every table now, so that no request waits for a table to be

@@ -26,7 +26,11 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("assets/players.js"),
     ),
     ("grid.js", "text/javascript", include_str!("assets/grid.js")),
-    ("cube.js", "text/javascript", include_str!("assets/cube.js")),
+    (
+        "layers.js",
+        "text/javascript",
+        include_str!("assets/layers.js"),
+    ),
     ("dots.js", "text/javascript", include_str!("assets/dots.js")),
     (
         "rooms.js",

@@ -449,10 +449,19 @@ pub(super) fn string_field<'a>(
 }
 
 /// The game named by field `game`.
+/// The game a request names: one of the explorer's games (the page can
+/// draw nothing else), else an error of kind `unsupported`.
 pub(super) fn game_field(object: &Map<String, Json>) -> Result<GameId, ApiError> {
     let name =
         string_field(object, "game")?.ok_or_else(|| ApiError::request("missing field \"game\""))?;
-    Ok(name.parse::<GameId>().map_err(Error::from)?)
+    let game = name.parse::<GameId>().map_err(Error::from)?;
+    if !super::api::explorer_games().any(|offered| offered.id == game) {
+        return Err(ApiError {
+            kind: ErrorKind::Unsupported,
+            message: format!("{game} is not one of the games played here (GET /api/v1/games)"),
+        });
+    }
+    Ok(game)
 }
 
 async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejection>) -> Response {

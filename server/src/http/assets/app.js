@@ -4,18 +4,18 @@
 import { rulesFor } from "./rules.js";
 import { classicMove, randomMove } from "./players.js";
 import * as grid from "./grid.js";
-import * as cube from "./cube.js";
+import * as layers from "./layers.js";
 import * as dots from "./dots.js";
 import { describe } from "./values.js";
 import { recordFinished } from "./record.js";
 
-const BOARDS = { grid, cube, dots };
+const BOARDS = { grid, layers, dots };
 const $ = (id) => document.getElementById(id);
 
 const S = {
   games: [],
   searchSeconds: 0,
-  entry: null, // { game, kind, start, table }
+  entry: null, // an entry of /api/v1/games: { game, title, kind, board, sides, start, table }
   rules: null,
   start: "",
   moves: [],
@@ -44,14 +44,7 @@ function initialTheme() {
 // ---- words ----------------------------------------------------------------
 
 function gameLabel(entry) {
-  const g = entry.game;
-  let name;
-  if (g === "tictactoe") name = "tic-tac-toe 3×3";
-  else if (g.startsWith("tictactoe:")) name = `tic-tac-toe ${g.split(":")[1].replace("x", "×")}`;
-  else if (g === "cube") name = "cube 3×3×3";
-  else if (g.startsWith("dots:")) name = `dots-and-boxes ${g.split(":")[1].replace("x", "×")}`;
-  else name = g;
-  return `${name} (${entry.table ? "table" : "exact search"})`;
+  return `${entry.title} (${entry.table ? "table" : "exact search"})`;
 }
 
 const SOURCES = {
@@ -70,7 +63,7 @@ function isDots() {
   return S.entry.kind === "dots";
 }
 function sideNames() {
-  return isDots() ? ["A", "B"] : ["X", "O"];
+  return S.entry.sides;
 }
 
 /** Replays the history to `at`: the board, the side to move, box owners, scores. */
@@ -375,7 +368,7 @@ function choose(entry, start = entry.start, moves = [], at = moves.length) {
   S.busy = false;
   S.entry = entry;
   S.start = start;
-  S.rules = rulesFor(entry.kind, entry.game, start);
+  S.rules = rulesFor(entry.board);
   S.moves = moves;
   S.at = at;
   S.line = null;

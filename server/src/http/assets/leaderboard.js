@@ -1,10 +1,11 @@
 // The leaderboard page: one page of /api/v1/leaderboard at a time, the
 // game and page in the URL.
-import { gameName, initTheme } from "./values.js";
+import { initTheme } from "./values.js";
 
 const $ = (id) => document.getElementById(id);
 const PER_PAGE = 20;
 let pages = 1;
+const GAMES = []; // the entries of /api/v1/games
 
 function query() {
   const q = new URLSearchParams(location.search);
@@ -51,17 +52,24 @@ async function show(game, page, push) {
   $("page-of").textContent = `page ${page} of ${pages}`;
   $("prev").disabled = page <= 1;
   $("next").disabled = page >= pages;
-  $("status").textContent = `${game ? gameName(game) : "All games"}, page ${page} of ${pages}`;
+  $("status").textContent = `${game ? titleOf(game) : "All games"}, page ${page} of ${pages}`;
   document.body.dataset.state = "idle";
+}
+
+/** The name people read for a game, from `/api/v1/games`. */
+function titleOf(game) {
+  const entry = GAMES.find((g) => g.game === game);
+  return entry ? entry.title : game;
 }
 
 async function main() {
   initTheme($("theme"));
   const listed = await (await fetch("/api/v1/games")).json();
+  GAMES.push(...listed.games);
   for (const entry of listed.games) {
     const option = document.createElement("option");
     option.value = entry.game;
-    option.textContent = gameName(entry.game);
+    option.textContent = entry.title;
     $("game").append(option);
   }
   $("game").addEventListener("change", (e) => show(e.target.value, 1, true));

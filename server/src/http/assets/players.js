@@ -15,7 +15,9 @@
 
 /** Search depth (plies) of the classic player, per board. */
 export function classicDepth(rules) {
-  if (rules.dims === 3) return 4; // the cube: depth 4, as the bench's baseline
+  // The cube: depth 4, as the bench's baseline; Qubic's 64 cells: depth 2,
+  // which answers at once in the browser.
+  if (rules.dims === 3) return rules.n >= 4 ? 2 : 4;
   if (rules.dims === 2) return rules.n >= 4 ? 3 : 2;
   return 3; // dots
 }

@@ -4,12 +4,12 @@
 // it, with the explorer's boards.
 import { rulesFor } from "./rules.js";
 import * as grid from "./grid.js";
-import * as cube from "./cube.js";
+import * as layers from "./layers.js";
 import * as dots from "./dots.js";
-import { describe, gameName, initTheme } from "./values.js";
+import { describe, initTheme } from "./values.js";
 import { savedName } from "./record.js";
 
-const BOARDS = { grid, cube, dots };
+const BOARDS = { grid, layers, dots };
 const $ = (id) => document.getElementById(id);
 
 const R = {
@@ -24,16 +24,13 @@ const R = {
   closed: false, // the room is gone: no reconnecting
 };
 
+/** A game's entry of `/api/v1/games` (rooms are only made for those). */
 function entryOf(game) {
-  return R.games.find((g) => g.game === game) || { game, kind: "grid" };
+  return R.games.find((g) => g.game === game);
 }
 
-function sideNames(kind) {
-  return kind === "dots" ? ["A", "B"] : ["X", "O"];
-}
-
-function seatWord(seat, kind) {
-  const [a, b] = sideNames(kind);
+function seatWord(seat, entry) {
+  const [a, b] = entry.sides;
   return seat === "first" ? `first (${a})` : `second (${b})`;
 }
 
@@ -67,7 +64,7 @@ function render() {
   const s = R.state;
   if (!s) return;
   const entry = entryOf(s.game);
-  const rules = rulesFor(entry.kind, s.game, s.start);
+  const rules = rulesFor(entry.board);
   const d = replay(rules, entry.kind, s.start, s.history);
   const mine = s.you !== "spectator" && s.to_move === s.you;
   const values = new Map();
@@ -87,7 +84,7 @@ function render() {
     onPick,
   });
 
-  const [a, b] = sideNames(entry.kind);
+  const [a, b] = entry.sides;
   if (entry.kind === "dots") {
     $("score").textContent = `score: ${a} ${s.points.first}, ${b} ${s.points.second}`;
   } else $("score").textContent = "";
@@ -96,13 +93,13 @@ function render() {
   if (s.result) {
     const w = s.result.winner;
     turn = w === null ? "game over: a draw"
-      : w === s.you ? "game over: you won" : `game over: ${s.players[w].name} (${seatWord(w, entry.kind)}) won`;
+      : w === s.you ? "game over: you won" : `game over: ${s.players[w].name} (${seatWord(w, entry)}) won`;
   } else if (s.you === "spectator") {
-    turn = `${s.players[s.to_move].name} (${seatWord(s.to_move, entry.kind)}) to move`;
+    turn = `${s.players[s.to_move].name} (${seatWord(s.to_move, entry)}) to move`;
   } else if (mine) {
-    turn = `your move (you are ${seatWord(s.you, entry.kind)})`;
+    turn = `your move (you are ${seatWord(s.you, entry)})`;
   } else {
-    turn = `waiting for ${s.players[s.to_move].name} (${seatWord(s.to_move, entry.kind)})`;
+    turn = `waiting for ${s.players[s.to_move].name} (${seatWord(s.to_move, entry)})`;
   }
   $("turn").textContent = turn;
   $("turn").className = `value-line ${mine ? "v-win" : ""}`;
@@ -112,7 +109,7 @@ function render() {
   for (const seat of ["first", "second"]) {
     const li = document.createElement("li");
     const p = s.players[seat];
-    li.textContent = `${seatWord(seat, entry.kind)}: ${p.name}${seat === s.you ? " (you)" : ""} · ${p.online ? "online" : "away"}`;
+    li.textContent = `${seatWord(seat, entry)}: ${p.name}${seat === s.you ? " (you)" : ""} · ${p.online ? "online" : "away"}`;
     li.className = p.online ? "online" : "away";
     seats.append(li);
   }
@@ -242,15 +239,15 @@ function join(room, token) {
 // ---- a new room -------------------------------------------------------------
 
 function showLinks(made, game) {
-  const kind = entryOf(game).kind;
+  const entry = entryOf(game);
   const full = (path) => `${location.origin}${path}`;
   $("link-first").value = full(made.links.first);
   $("link-second").value = full(made.links.second);
   $("link-watch").value = full(made.url);
   $("go-first").href = made.links.first;
   $("go-second").href = made.links.second;
-  $("link-first-label").textContent = `First player (${sideNames(kind)[0]})`;
-  $("link-second-label").textContent = `Second player (${sideNames(kind)[1]})`;
+  $("link-first-label").textContent = `First player (${entry.sides[0]})`;
+  $("link-second-label").textContent = `Second player (${entry.sides[1]})`;
   $("links").hidden = false;
   for (const button of document.querySelectorAll("[data-copy]")) {
     button.addEventListener("click", async () => {
@@ -264,7 +261,7 @@ function showLinks(made, game) {
       }
     });
   }
-  announce(`Room ready for ${gameName(game)}: send the second link to your friend.`);
+  announce(`Room ready for ${entry.title}: send the second link to your friend.`);
 }
 
 function showCreate() {
@@ -272,13 +269,13 @@ function showCreate() {
   for (const entry of R.games) {
     const option = document.createElement("option");
     option.value = entry.game;
-    option.textContent = gameName(entry.game);
+    option.textContent = entry.title;
     $("game").append(option);
   }
   $("create-name").value = savedName();
   const drawPreview = () => {
     const entry = entryOf($("game").value);
-    const rules = rulesFor(entry.kind, entry.game, entry.start);
+    const rules = rulesFor(entry.board);
     $("board").className = `board board-${entry.kind}`;
     BOARDS[entry.kind].render($("board"), {
       rules, cells: rules.parse(entry.start), owners: new Map(), values: new Map(),

@@ -1,19 +1,14 @@
 // The rules the page needs to draw boards and play moves locally: cells
-// and lines for the tic-tac-toe family (any n×n grid or n×n×n cube), edges
-// and boxes for dots-and-boxes. The server stays the judge: every position
+// and lines for the tic-tac-toe family (any n×n grid, or n layers of n×n
+// cells), edges and boxes for dots-and-boxes. The server stays the judge: every position
 // the page shows is sent to it, which reads it with the game's own rules
 // (lookup/src/games/) and refuses an illegal one.
 
-/** A game's rules from its name and a position's notation. */
-export function rulesFor(kind, game, position) {
-  if (kind === "dots") {
-    const [, rows, cols] = /^dots:(\d+)x(\d+)$/.exec(game);
-    return new DotsRules(Number(rows), Number(cols));
-  }
-  const cells = position.replace(/\//g, "").length;
-  const dims = kind === "cube" ? 3 : 2;
-  const n = Math.round(Math.pow(cells, 1 / dims));
-  return new LineRules(n, dims);
+/** A game's rules from its board, as `/api/v1/games` describes it:
+ * `{ kind: "grid" | "layers", size }` or `{ kind: "dots", rows, cols }`. */
+export function rulesFor(board) {
+  if (board.kind === "dots") return new DotsRules(board.rows, board.cols);
+  return new LineRules(board.size, board.kind === "layers" ? 3 : 2);
 }
 
 /** Every line of n cells in an n^dims board (rows, columns, diagonals). */

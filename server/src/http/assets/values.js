@@ -17,15 +17,6 @@ export function describe(v) {
   };
 }
 
-/** A game's name for people, from its API name. */
-export function gameName(g) {
-  if (g === "tictactoe") return "tic-tac-toe 3×3";
-  if (g.startsWith("tictactoe:")) return `tic-tac-toe ${g.split(":")[1].replace("x", "×")}`;
-  if (g === "cube") return "cube 3×3×3";
-  if (g.startsWith("dots:")) return `dots-and-boxes ${g.split(":")[1].replace("x", "×")}`;
-  return g;
-}
-
 /** The theme saved or preferred, applied to the page and its picker. */
 export function initTheme(picker) {
   const apply = (theme) => {

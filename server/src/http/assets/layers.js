@@ -1,4 +1,5 @@
-// The 3×3×3 cube: its three layers side by side, each a grid of buttons.
+// Boards of square layers stacked into a cube (the 3×3×3 cube, Qubic's
+// 4×4×4): the layers side by side, each a grid of buttons.
 import { gridElement } from "./grid.js";
 
 export function render(container, view) {
