@@ -27,15 +27,11 @@ pub const GENERATOR: &str = concat!("solvedb ", env!("CARGO_PKG_VERSION"));
 /// The zstd level a table of `entries` entry bytes is compressed at unless
 /// the command says otherwise: tables are built once and read often, but
 /// the level's cost grows with the table while its gain shrinks once
-/// don't-care entries have made the data sparse. Measured on the dots
-/// tables with don't-care entries (a shared 2-core machine, so times are
-/// rough): 3×3 (2^24 entries) is 1.31 bits per canonical position at level
-/// 3, 1.16 at 9, 0.98 at 19, compressing in 0.02 s, 0.1 s and 2.7 s; 3×4
-/// (2^31) is 0.586 bits at level 3, 0.567 at 6 and 0.524 at 9, at roughly
-/// 3, 7 and 14 CPU seconds per 2^31 bytes. Tables up to 1 MiB (the cube,
-/// tic-tac-toe, dots up to 2^20 slots) keep level 19, which costs them
-/// little; at 2^22 slots level 19 took 0.25-1.4 s a table (1×7, 2×4, 4×2,
-/// 7×1), most of `build all`.
+/// don't-care entries have made the data sparse. Tables up to 1 MiB (the
+/// cube, tic-tac-toe, dots up to 2^20 slots) keep level 19, which costs
+/// them little; bigger ones gain a few hundredths of a bit per position
+/// from it at many times the time (the figures per board and level are in
+/// `docs/table-coding.md`).
 pub fn default_level(entries: u64) -> i32 {
     match entries {
         0..=0x10_0000 => 19,

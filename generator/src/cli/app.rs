@@ -1,29 +1,12 @@
-//! The arguments: the top-level command, the argument groups several
-//! commands share, and the help texts derived from the catalogue. Each
-//! command's own arguments are in its module under `cmd/`.
+//! The arguments: the top-level command and the help texts derived from
+//! the catalogue. Each command's own arguments are in its module under
+//! `cmd/`, the groups several commands share in `args`.
 
-use std::path::PathBuf;
-use std::time::Duration;
-
-use anyhow::Result;
 use clap::{CommandFactory, Parser, Subcommand};
-use solvedb_lookup::{
-    BoardShape, GameId, SearchLimits, TablePlan, UnknownGame, catalogue, game_names,
-};
+use solvedb_lookup::{BoardShape, TablePlan, catalogue, game_names};
 
 use super::cmd;
 use super::exit_code_table;
-
-/// The node budget of a live search when none is given: enough for every
-/// tic-tac-toe position and every dots board the default tables cover,
-/// small enough that a 4x4 or 5x5 dots board or an early cube position
-/// stops within seconds with "unknown within the budget" (figures in the
-/// README). `--nodes` changes it, `--no-budget` lifts it.
-pub const DEFAULT_SEARCH_NODES: u64 = 10_000_000;
-
-/// The environment variable naming the tables directory when `--tables`
-/// is not given.
-pub const TABLES_ENV: &str = "SOLVEDB_TABLES";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -101,92 +84,6 @@ pub(super) enum Command {
     },
     /// Print the manual page (roff), e.g. `solvedb man > solvedb.1`.
     Man,
-}
-
-/// How `probe` and `search` print their answers.
-#[derive(clap::Args, Debug, Clone, Copy)]
-pub(super) struct OutputArgs {
-    /// Answer in JSON (errors too: {"error":"...","kind":"..."} on standard
-    /// output, with the kind's exit code).
-    #[arg(long)]
-    pub json: bool,
-    /// Also give the best line to the end of the game (the principal
-    /// variation).
-    #[arg(long)]
-    pub pv: bool,
-}
-
-/// Limits on a live search: past them the answer is "unknown within the
-/// budget", never a guess.
-#[derive(clap::Args, Debug, Clone, Copy)]
-pub(super) struct LimitArgs {
-    /// Give up after searching this many positions (the default answers
-    /// every tic-tac-toe and small dots position and stops a 4x4 dots board
-    /// or an early cube position within seconds).
-    #[arg(long, default_value_t = DEFAULT_SEARCH_NODES)]
-    nodes: u64,
-    /// Give up after this many seconds (per position searched).
-    #[arg(long, value_parser = parse_seconds)]
-    seconds: Option<Duration>,
-    /// Memory for the search's transposition table, in MiB (dots: default
-    /// 256 for 4x4 and larger).
-    #[arg(long)]
-    table_mib: Option<u64>,
-    /// No node budget: search until the answer is known, however long it
-    /// takes (`--seconds` still applies if given).
-    #[arg(long, conflicts_with = "nodes")]
-    no_budget: bool,
-}
-
-impl LimitArgs {
-    pub fn limits(self) -> SearchLimits {
-        SearchLimits {
-            nodes: (!self.no_budget).then_some(self.nodes),
-            time: self.seconds,
-            table_bytes: self.table_mib.map(|mib| mib << 20),
-        }
-    }
-}
-
-/// The tables directory, for the commands that read it.
-#[derive(clap::Args, Debug, Clone)]
-pub(super) struct TablesArg {
-    /// Directory holding the tables (else $SOLVEDB_TABLES, else `tables`).
-    #[arg(long, env = TABLES_ENV, default_value = "tables")]
-    pub tables: PathBuf,
-}
-
-/// A number of seconds that is a duration (not negative, not NaN).
-pub(super) fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text.parse().map_err(|e| format!("{e}"))?;
-    Duration::try_from_secs_f64(seconds).map_err(|_| "not a non-negative number of seconds".into())
-}
-
-/// What `build` and `bench` work on: one game, every game, or a face.
-#[derive(Clone, Debug)]
-pub(super) enum Target {
-    /// One game and board.
-    One(GameId),
-    /// `build all`: every game whose table ships; `bench all`: the
-    /// catalogue's benchmarked games.
-    All,
-    /// `bench http`: the HTTP server against in-process answers.
-    Http,
-    /// `bench rooms`: rooms under load over WebSockets.
-    Rooms,
-}
-
-impl std::str::FromStr for Target {
-    type Err = UnknownGame;
-
-    fn from_str(s: &str) -> Result<Target, Self::Err> {
-        match s {
-            "all" => Ok(Target::All),
-            "http" => Ok(Target::Http),
-            "rooms" => Ok(Target::Rooms),
-            _ => s.parse().map(Target::One),
-        }
-    }
 }
 
 /// The games a list of them names, for help texts: `tictactoe`, ...

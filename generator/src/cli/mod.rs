@@ -10,6 +10,7 @@
 //! and turns a failure into its message and exit code ([`exit_code`]).
 
 mod app;
+mod args;
 mod cmd;
 mod output;
 
@@ -19,7 +20,8 @@ use std::io::{self, BufRead, Write};
 use clap::{ColorChoice, FromArgMatches};
 use solvedb_lookup::{Error, ErrorKind, PositionError, TableError, UnknownGame, error_json};
 
-pub use app::{DEFAULT_SEARCH_NODES, TABLES_ENV, clap_command};
+pub use app::clap_command;
+pub use args::{DEFAULT_SEARCH_NODES, TABLES_ENV};
 
 use app::{Cli, Command};
 use output::Paint;

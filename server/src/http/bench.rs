@@ -3,9 +3,9 @@
 //! concurrent clients, next to the same answers computed in process. The
 //! ratio is what the server costs.
 //!
-//! The server runs on its own two-thread runtime (the machine has two
-//! cores), the load generator on another, both in this process, so the
-//! figures include the client's own cost.
+//! The server runs on its own two-thread runtime, the load generator on
+//! another, both in this process, so the figures include the client's own
+//! cost.
 
 use std::io::Write;
 use std::path::Path;
@@ -181,8 +181,9 @@ pub fn run(tables: &Path, rounds: u32, positions: usize, out: &mut dyn Write) ->
     server.stop()
 }
 
-/// A two-thread runtime: a bench's server, or its clients (the machine has
-/// two cores).
+/// A two-thread runtime: a bench's server, or its clients, each sized for
+/// a machine of two cores so that neither side's threads crowd out the
+/// other's.
 pub(crate) fn two_threads() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -5,8 +5,7 @@
 //! state), and fails if a state is lost or arrives out of order.
 //!
 //! The server runs on its own two-thread runtime, the players on another,
-//! both in this process (the machine has two cores): the figures include
-//! the players' own cost. The room tests run the same load, small.
+//! both in this process: the figures include the players' own cost. The room tests run the same load, small.
 
 use std::io::Write;
 use std::net::SocketAddr;

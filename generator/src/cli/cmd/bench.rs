@@ -10,7 +10,7 @@ use solvedb_lookup::{catalogue, with_game};
 
 use crate::bench::{BenchOptions, peak_memory, table_sizes};
 use crate::cli::Io;
-use crate::cli::app::{TablesArg, Target};
+use crate::cli::args::{TablesArg, Target};
 use crate::games::GeneratorGame;
 use crate::text::seconds;
 

@@ -9,7 +9,7 @@ use solvedb_lookup::{Dots, GameId, with_game};
 
 use crate::build::{Buildable, build_into, default_level, default_set};
 use crate::cli::Io;
-use crate::cli::app::Target;
+use crate::cli::args::Target;
 use crate::cli::output::{write_counts, write_stored, write_written};
 use crate::progress::Progress;
 use crate::text::{count, seconds};

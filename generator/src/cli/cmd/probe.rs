@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use serde_json::Value as Json;
 use solvedb_lookup::{Error, Game, GameId, InputLine, Oracle, error_json, read_line, with_game};
 
-use crate::cli::app::{LimitArgs, OutputArgs, TABLES_ENV, TablesArg};
+use crate::cli::args::{LimitArgs, OutputArgs, TABLES_ENV, TablesArg};
 use crate::cli::output::{budget_words, print_report, report_json, report_line};
 use crate::cli::{Io, exit_code};
 use crate::text::seconds;

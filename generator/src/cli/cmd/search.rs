@@ -6,7 +6,7 @@ use solvedb_lookup::{GameId, Oracle};
 
 use super::probe::answer;
 use crate::cli::Io;
-use crate::cli::app::{LimitArgs, OutputArgs};
+use crate::cli::args::{LimitArgs, OutputArgs};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use crate::cli::Io;
-use crate::cli::app::TablesArg;
+use crate::cli::args::TablesArg;
 
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("transport").required(true).args(["stdio", "http"])))]
@@ -53,7 +53,7 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
     use solvedb_lookup::Oracle;
     use solvedb_server::http;
 
-    use crate::cli::app::DEFAULT_SEARCH_NODES;
+    use crate::cli::args::DEFAULT_SEARCH_NODES;
     use crate::cli::output::budget_words;
 
     let tables = args.tables.tables;

@@ -10,7 +10,7 @@
 //! linear probing", IEEE Trans. Computers 1984). With 2^25 entries a 4x4
 //! key (40 bits) leaves a 17-bit quotient; when the quotient would not fit
 //! beside the data (5x5 with a small table), each entry keeps its whole key
-//! in a second word instead (16 bytes an entry, as before).
+//! in a second word instead (16 bytes an entry).
 //!
 //! The entry word, low bits first: `lower + 64` (7 bits), `upper + 64` (7),
 //! the best move (6, [`NO_MOVE`] for none), the work (5: `log2` of the
