@@ -13,7 +13,7 @@ use std::io::Write;
 use std::ops::RangeInclusive;
 
 use anyhow::{Result, bail};
-use solvedb_lookup::{Table, TicTacToe, TicTacToe4x4, ValueEncoding};
+use solvedb_lookup::{Qubic, Table, TicTacToe, TicTacToe4x4, ValueEncoding};
 
 use crate::bench::{self, BenchOptions};
 use crate::build::Buildable;
@@ -80,3 +80,24 @@ impl GeneratorGame for TicTacToe {}
 
 impl Buildable for TicTacToe4x4 {}
 impl GeneratorGame for TicTacToe4x4 {}
+
+/// Qubic has no table yet (3^64 boards; a later table will hold a winning
+/// strategy), so the build refuses it before anything runs: the memory
+/// its solve would need is more than any machine has, and
+/// [`check_memory`](crate::build::check_memory) says so and points to live
+/// search. Placeholder glue until that table exists.
+impl Buildable for Qubic {
+    fn build_memory(&self) -> u64 {
+        u64::MAX
+    }
+}
+
+impl GeneratorGame for Qubic {
+    /// Refused: the default benchmark builds a table first.
+    fn bench(&self, _options: &BenchOptions, _out: &mut dyn Write) -> Result<()> {
+        bail!(
+            "qubic has no table to benchmark; \
+             `cargo run --release -p solvedb-lookup --example qubic_search` measures its live search"
+        )
+    }
+}

@@ -4,6 +4,7 @@
 
 pub mod cube;
 pub mod dots;
+pub mod qubic;
 pub(crate) mod stones;
 pub mod tictactoe;
 pub mod tictactoe_4x4;
@@ -54,6 +55,10 @@ macro_rules! with_game {
                 }
                 .into()),
             },
+            $crate::GameId::Qubic => {
+                let $game = &$crate::Qubic;
+                $body
+            }
         }
     };
 }

@@ -1,0 +1,441 @@
+//! [`QubicSolver`], Qubic's exact live search: forced play, then
+//! alpha-beta over what remains.
+
+use std::time::Instant;
+
+use crate::error::Error;
+use crate::game::{ExactSolver, Game, Limits};
+use crate::games::qubic::{
+    CELLS, LINE_DEGREE, LINES, LINES_THROUGH, LineCells, Qubic, QubicBoard, line_cells,
+};
+use crate::value::{Score, WIN_SCORE};
+
+/// Beyond every score: a win scores at most `WIN_SCORE - 7`.
+const INFINITY: Score = WIN_SCORE;
+
+/// The exact value of a win for the side to move that ends the game with
+/// `stones` stones on the board (scores count from the start, see
+/// [`Score`]); its negation is the matching loss.
+#[inline]
+fn win_at(stones: Score) -> Score {
+    WIN_SCORE - stones
+}
+
+/// Qubic's exact live solver.
+///
+/// # Forced play
+///
+/// Every position is first taken through forced play, with the rules of
+/// the cube's [`resolve`](crate::Cube::resolve) for lines of four. A player
+/// *threatens* a cell when the other three cells of a line through it are
+/// theirs. Then, exactly:
+///
+/// - the side to move threatens a cell: it wins in 1, the fastest any win
+///   can be;
+/// - otherwise, the opponent threatens two or more cells: whatever the side
+///   to move plays (it cannot complete a line), one threat stays open and
+///   the opponent completes it, a loss in 2, and no move loses more slowly
+///   (the opponent wins on its next move anyway);
+/// - otherwise, the opponent threatens exactly one cell: every other move
+///   loses in 2, while the block cannot lose in 2 (it takes the only
+///   threatened cell and gives the opponent no stone), so the block is the
+///   best move and the value is the block's.
+///
+/// A block fills a cell, so forced play ends after at most 64 steps.
+///
+/// # Quiet positions
+///
+/// What forced play leaves is *quiet*: nobody threatens a cell. There the
+/// side to move wins in 3 exactly if it has a *fork* cell, one that lies on
+/// two lines each holding two of its stones and two empty cells: the move
+/// makes two threats at two cells (two lines share at most one cell), the
+/// opponent has no threat to answer with and can block one, and nothing
+/// faster exists (a player wins only on its own moves, and not in 1 here).
+/// Without a fork a win takes at least 5 plies; and the opponent cannot win
+/// in 2 (it has no threat, and the mover's stone makes none), in 4 only if
+/// it has a fork cell now (the mover's move takes cells, it never adds to
+/// the opponent's lines), in 6 at the earliest otherwise. These bounds (and
+/// the empty cells left: no win at ply `k` with fewer than `k` empty cells)
+/// narrow the window before any move is searched, which is mate-distance
+/// pruning made sharper by the rules.
+///
+/// # Search
+///
+/// Quiet positions are searched by negamax with alpha-beta over exact
+/// scores, with a transposition table of lower and upper bounds keyed by
+/// the whole board ([`Transpositions`]: exact keys, so an entry is never
+/// another position's), and moves tried in an order that finds the best
+/// soonest: the table's best move, then moves that answer the opponent's
+/// forks, moves that make a threat, and the rest by how many open lines
+/// they lie on, weighted by the stones already in them.
+///
+/// The node budget and the time are checked as the search goes; when either
+/// runs out the answer is an error, never a guess. The table is kept
+/// between calls, so the moves of a position cost little after it.
+#[derive(Debug)]
+pub struct QubicSolver {
+    limits: Limits,
+    /// `limits.nodes`, or no limit.
+    budget: u64,
+    nodes: u64,
+    deadline: Option<Instant>,
+    table: Transpositions,
+}
+
+/// The transposition table's memory where [`Limits::table_bytes`] does not
+/// say: 64 MiB, the table grows to it from a few KiB as the search needs,
+/// so a late position costs a small table.
+const DEFAULT_TABLE_BYTES: u64 = 64 << 20;
+
+impl QubicSolver {
+    /// A solver within `limits`: nodes are the positions visited, forced
+    /// ones included; the transposition table grows up to
+    /// `limits.table_bytes` (by default 64 MiB).
+    pub fn new(limits: Limits) -> QubicSolver {
+        QubicSolver {
+            limits,
+            budget: limits.nodes.unwrap_or(u64::MAX),
+            nodes: 0,
+            deadline: None,
+            table: Transpositions::new(limits.table_bytes.unwrap_or(DEFAULT_TABLE_BYTES)),
+        }
+    }
+
+    /// Counts a position visited, and stops the search when the budget or
+    /// the time has run out. The budget is checked before a position
+    /// counts, so a search that stops reports exactly the budget it had;
+    /// the clock is read every 1024 positions.
+    #[inline]
+    fn visit(&mut self) -> Result<(), Error> {
+        if self.nodes >= self.budget {
+            return Err(Error::BudgetExhausted {
+                budget: self.budget,
+            });
+        }
+        self.nodes += 1;
+        if self.nodes & 0x3ff == 0 {
+            if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time) {
+                if Instant::now() > deadline {
+                    return Err(Error::TimeExhausted {
+                        millis: time.as_millis() as u64,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The exact score of the position where `me` is to move against
+    /// `you`, within the window `(alpha, beta)`: the score itself if it lies
+    /// inside, else a bound on the side of the window it lies on (fail-soft).
+    fn search(&mut self, me: u64, you: u64, alpha: Score, beta: Score) -> Result<Score, Error> {
+        self.visit()?;
+        let empty = !(me | you);
+        if empty == 0 {
+            // Full, and the last move made no line (moves that do are
+            // never played: a threat wins at once, below).
+            return Ok(0);
+        }
+        let stones = (me | you).count_ones() as Score;
+        let empties = CELLS as Score - stones;
+        let mine = line_cells(me, you);
+        if mine.threats != 0 {
+            return Ok(win_at(stones + 1));
+        }
+        let theirs = line_cells(you, me);
+        match theirs.threats.count_ones() {
+            0 => {}
+            1 => {
+                let block = theirs.threats;
+                return Ok(-self.search(you, me | block, -beta, -alpha)?);
+            }
+            _ => return Ok(-win_at(stones + 2)),
+        }
+        if mine.forks != 0 {
+            return Ok(win_at(stones + 3));
+        }
+        // The bounds of a quiet position without a fork (see the type's
+        // documentation).
+        let high = if empties >= 5 { win_at(stones + 5) } else { 0 };
+        let low = match (theirs.forks != 0, empties) {
+            (true, 4..) => -win_at(stones + 4),
+            (false, 6..) => -win_at(stones + 6),
+            _ => 0,
+        };
+        self.quiet(
+            me,
+            you,
+            alpha,
+            beta,
+            Quiet {
+                empties: empties as u8,
+                low,
+                high,
+                mine,
+                theirs,
+            },
+        )
+    }
+
+    /// [`search`](QubicSolver::search) of a quiet position, whose value
+    /// lies in `known.low ..= known.high`.
+    fn quiet(
+        &mut self,
+        me: u64,
+        you: u64,
+        alpha: Score,
+        beta: Score,
+        known: Quiet,
+    ) -> Result<Score, Error> {
+        let (mut low, mut high) = (known.low, known.high);
+        let mut table_move = None;
+        if let Some(entry) = self.table.get(me, you) {
+            low = low.max(Score::from(entry.lower));
+            high = high.min(Score::from(entry.upper));
+            table_move = Some(entry.mv);
+        }
+        // Narrowing the window to what is known is exact: a search that
+        // fails low on `max(alpha, low)` proves the value is `low`.
+        if low >= beta || low == high {
+            return Ok(low);
+        }
+        if high <= alpha {
+            return Ok(high);
+        }
+        let alpha = alpha.max(low);
+        let beta = beta.min(high);
+
+        let moves = ordered_moves(me, you, &known, table_move);
+        let mut best = -INFINITY;
+        let mut best_move = moves.cells[0];
+        let mut floor = alpha;
+        for &cell in &moves.cells[..moves.len] {
+            let score = -self.search(you, me | 1 << cell, -beta, -floor)?;
+            if score > best {
+                best = score;
+                best_move = cell;
+                if score > floor {
+                    floor = score;
+                    if floor >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // What the search proved, with what was known.
+        if best <= alpha {
+            high = high.min(best);
+        } else if best >= beta {
+            low = low.max(best);
+        } else {
+            (low, high) = (best, best);
+        }
+        self.table.put(Entry {
+            me,
+            you,
+            lower: low as i16,
+            upper: high as i16,
+            mv: best_move,
+            empties: known.empties,
+        });
+        Ok(best)
+    }
+}
+
+/// What [`QubicSolver::search`] knows of a quiet position before its moves
+/// are searched.
+#[derive(Copy, Clone, Debug)]
+struct Quiet {
+    empties: u8,
+    /// A lower bound on the score.
+    low: Score,
+    /// An upper bound on the score.
+    high: Score,
+    /// The lines of the side to move and of the opponent.
+    mine: LineCells,
+    theirs: LineCells,
+}
+
+/// The moves of a position in the order to try them.
+struct Moves {
+    cells: [u8; CELLS],
+    len: usize,
+}
+
+/// Weights of a cell's lines for move ordering, by the stones on the line:
+/// `OWN[k]` for a line with `k` of the mover's stones and none of the
+/// opponent's, `OPPONENT[k]` for one with `k` of the opponent's and none of
+/// the mover's (occupying it takes the line from them). Lines held by both
+/// count nothing.
+const OWN: [u32; 4] = [1, 4, 16, 0];
+const OPPONENT: [u32; 4] = [1, 3, 12, 0];
+
+/// The moves of a quiet position, best first by the rules of thumb in
+/// [`QubicSolver`]'s documentation.
+fn ordered_moves(me: u64, you: u64, known: &Quiet, table_move: Option<u8>) -> Moves {
+    let empty = !(me | you);
+    let mut keyed = [(0u32, 0u8); CELLS];
+    let mut len = 0;
+    let mut rest = empty;
+    while rest != 0 {
+        let cell = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let bit = 1u64 << cell;
+        let mut key = 0;
+        for &line in &LINES_THROUGH[cell][..usize::from(LINE_DEGREE[cell])] {
+            let line = LINES[usize::from(line)];
+            let (own, other) = ((line & me).count_ones(), (line & you).count_ones());
+            if other == 0 {
+                key += OWN[own as usize];
+            }
+            if own == 0 {
+                key += OPPONENT[other as usize];
+            }
+        }
+        if known.theirs.forks & bit != 0 {
+            key += 1 << 12;
+        }
+        if known.mine.pairs & bit != 0 {
+            key += 1 << 10;
+        }
+        if table_move == Some(cell as u8) {
+            key = u32::MAX;
+        }
+        keyed[len] = (key, cell as u8);
+        len += 1;
+    }
+    // Insertion sort, stable and quick for at most 64 moves.
+    for i in 1..len {
+        let item = keyed[i];
+        let mut j = i;
+        while j > 0 && keyed[j - 1].0 < item.0 {
+            keyed[j] = keyed[j - 1];
+            j -= 1;
+        }
+        keyed[j] = item;
+    }
+    let mut cells = [0u8; CELLS];
+    for (to, &(_, cell)) in cells.iter_mut().zip(&keyed[..len]) {
+        *to = cell;
+    }
+    Moves { cells, len }
+}
+
+impl ExactSolver<QubicBoard> for QubicSolver {
+    fn score(&mut self, board: QubicBoard) -> Result<Score, Error> {
+        self.deadline = self.limits.time.map(|t| Instant::now() + t);
+        if let Some(score) = Qubic.terminal_score(board) {
+            return Ok(score);
+        }
+        let (me, you) = board.mover_and_other();
+        self.search(me, you, -INFINITY, INFINITY)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// One transposition-table entry: a quiet position (the mover's stones and
+/// the opponent's, the whole key), bounds on its score and the best move
+/// found. `empties == 0` marks an unused entry (a quiet position always has
+/// an empty cell).
+#[derive(Copy, Clone, Debug, Default)]
+struct Entry {
+    me: u64,
+    you: u64,
+    lower: i16,
+    upper: i16,
+    mv: u8,
+    empties: u8,
+}
+
+/// The transposition table: buckets of two entries, the first kept for the
+/// position with more empty cells (the larger subtree, dearer to search
+/// again), the second for the latest. It starts small and doubles while it
+/// is more than half full, up to its memory limit, then replaces.
+#[derive(Debug)]
+struct Transpositions {
+    entries: Vec<Entry>,
+    bits: u32,
+    max_bits: u32,
+    used: usize,
+}
+
+/// The table starts with `2^START_BITS` entries (96 KiB).
+const START_BITS: u32 = 12;
+
+impl Transpositions {
+    fn new(max_bytes: u64) -> Transpositions {
+        let max_entries = (max_bytes / size_of::<Entry>() as u64).max(2);
+        let max_bits = (63 - max_entries.leading_zeros()).min(40);
+        let bits = START_BITS.min(max_bits);
+        Transpositions {
+            entries: vec![Entry::default(); 1 << bits],
+            bits,
+            max_bits,
+            used: 0,
+        }
+    }
+
+    /// The first entry of the bucket of a position.
+    #[inline]
+    fn bucket(&self, me: u64, you: u64) -> usize {
+        let mut h =
+            me.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ you.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        h ^= h >> 29;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        (h >> (64 - self.bits)) as usize & !1
+    }
+
+    #[inline]
+    fn get(&self, me: u64, you: u64) -> Option<Entry> {
+        let at = self.bucket(me, you);
+        self.entries[at..at + 2]
+            .iter()
+            .find(|e| e.empties != 0 && e.me == me && e.you == you)
+            .copied()
+    }
+
+    fn put(&mut self, entry: Entry) {
+        let at = self.bucket(entry.me, entry.you);
+        let bucket = &mut self.entries[at..at + 2];
+        let fresh = if let Some(same) = bucket
+            .iter_mut()
+            .find(|e| e.empties != 0 && e.me == entry.me && e.you == entry.you)
+        {
+            *same = entry;
+            false
+        } else if bucket[0].empties == 0 {
+            bucket[0] = entry;
+            true
+        } else if entry.empties >= bucket[0].empties {
+            let fresh = bucket[1].empties == 0;
+            bucket[1] = bucket[0];
+            bucket[0] = entry;
+            fresh
+        } else {
+            let fresh = bucket[1].empties == 0;
+            bucket[1] = entry;
+            fresh
+        };
+        if fresh {
+            self.used += 1;
+            if self.used > self.entries.len() / 2 && self.bits < self.max_bits {
+                self.grow();
+            }
+        }
+    }
+
+    /// Twice the entries, every entry moved to its new bucket (in one of
+    /// the new bucket's two places, as `put` would).
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.entries);
+        self.bits += 1;
+        self.entries = vec![Entry::default(); 1 << self.bits];
+        self.used = 0;
+        for entry in old.into_iter().filter(|e| e.empties != 0) {
+            self.put(entry);
+        }
+    }
+}
