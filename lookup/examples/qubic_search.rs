@@ -1,0 +1,186 @@
+//! Qubic's live solver on random positions: for 40, 48 and 56 stones, the
+//! position that many uniformly random moves from the empty board reach
+//! (games that end before it are counted and replaced by new ones), each
+//! solved by a fresh [`QubicSolver`] within a node budget (10,000,000, the
+//! command line's default), and per stone count: positions tried, answered
+//! within the budget, the median and largest time and the median nodes of
+//! the answered ones, and their values.
+//!
+//! Uniformly random play leaves threats everywhere: nearly every such
+//! position that is not over yet is a win in 1. So a second table does the
+//! same for *calm* positions from games of careful random play: a player
+//! completes a line when it can, else blocks the opponent's threat, else
+//! makes a fork (two threats at once), else takes the opponent's fork
+//! cell, and otherwise plays at random; only the games in which, at that
+//! stone count, nobody threatens a cell and the side to move has no fork
+//! are kept (the rules settle the others at once). Those positions need
+//! real search.
+//!
+//! ```text
+//! cargo run --release -p solvedb-lookup --example qubic_search [POSITIONS [NODES]] [-v]
+//! ```
+//!
+//! `POSITIONS` per stone count (default 25), `NODES` the budget; `-v`
+//! prints every position with its value, nodes and time. The positions come
+//! from a fixed seed, so runs compare.
+
+use std::time::{Duration, Instant};
+
+use solvedb_lookup::games::qubic::threats;
+use solvedb_lookup::testkit::Rng;
+use solvedb_lookup::{
+    Error, ExactSolver, Game, Limits, Qubic, QubicBoard, QubicCell, QubicSolver, Wdl,
+};
+
+/// The empty cells where `stones` (against `blockers`) make two threats at
+/// once.
+fn forks(stones: u64, blockers: u64) -> u64 {
+    let empty = !(stones | blockers);
+    (0..64)
+        .filter(|&c| empty >> c & 1 != 0)
+        .filter(|&c| threats(stones | 1 << c, empty & !(1 << c)).count_ones() >= 2)
+        .fold(0, |cells, c| cells | 1 << c)
+}
+
+/// The position after `stones` random moves, or `None` if the game ended
+/// first (or, with `careful`, is not calm there).
+fn random_position(rng: &mut Rng, stones: u32, careful: bool) -> Option<QubicBoard> {
+    let mut board = Qubic.start();
+    while board.stones() < stones {
+        let moves = Qubic.moves(board);
+        if moves.is_empty() {
+            return None;
+        }
+        let (me, you) = board.mover_and_other();
+        let empty = board.empty();
+        let preferred = [
+            threats(me, empty),
+            threats(you, empty),
+            forks(me, you),
+            forks(you, me),
+        ]
+        .into_iter()
+        .find(|&cells| cells != 0);
+        let mv = match preferred {
+            Some(cells) if careful => {
+                let cells: Vec<QubicCell> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| cells >> m.index() & 1 != 0)
+                    .collect();
+                *rng.pick(&cells)
+            }
+            _ => *rng.pick(&moves),
+        };
+        board = Qubic.play(board, mv).0;
+    }
+    let (me, you) = board.mover_and_other();
+    let empty = board.empty();
+    let calm = threats(me, empty) == 0 && threats(you, empty) == 0 && forks(me, you) == 0;
+    (Qubic.terminal_score(board).is_none() && (calm || !careful)).then_some(board)
+}
+
+fn median<T: Copy + Ord>(mut items: Vec<T>) -> Option<T> {
+    items.sort_unstable();
+    items.get(items.len().saturating_sub(1) / 2).copied()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut numbers = Vec::new();
+    let mut verbose = false;
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "-v" => verbose = true,
+            _ => numbers.push(arg.parse::<u64>()?),
+        }
+    }
+    let positions = numbers.first().copied().unwrap_or(25) as usize;
+    let budget = numbers.get(1).copied().unwrap_or(10_000_000);
+    println!(
+        "qubic live search, {positions} random positions per stone count, budget {budget} nodes"
+    );
+    for careful in [false, true] {
+        if careful {
+            println!("calm positions from careful random play:");
+        } else {
+            println!("positions from uniformly random play:");
+        }
+        table(positions, budget, careful, verbose)?;
+    }
+    println!("(ended: random games that were over (or not calm) at that many stones, replaced)");
+    Ok(())
+}
+
+/// One table: each stone count's positions, solved.
+fn table(positions: usize, budget: u64, careful: bool, verbose: bool) -> Result<(), Error> {
+    println!(
+        "{:>6} {:>6} {:>6} {:>8} {:>10} {:>10} {:>12}  values (answered)",
+        "stones", "tried", "ended", "answered", "median", "max", "median nodes"
+    );
+    let mut rng = Rng::new(0x9b1c);
+    for stones in [40, 48, 56] {
+        let mut ended = 0;
+        let (mut times, mut nodes) = (Vec::new(), Vec::new());
+        let mut values = [0; 3];
+        let mut unknown = 0;
+        let mut tried = 0;
+        while tried < positions {
+            let Some(board) = random_position(&mut rng, stones, careful) else {
+                ended += 1;
+                continue;
+            };
+            tried += 1;
+            let mut solver = QubicSolver::new(Limits {
+                nodes: Some(budget),
+                ..Limits::default()
+            });
+            let started = Instant::now();
+            let result = solver.score(board);
+            let time = started.elapsed();
+            match result {
+                Ok(score) => {
+                    let value = Qubic.value(board, score);
+                    values[value.wdl as usize] += 1;
+                    times.push(time);
+                    nodes.push(solver.nodes());
+                    if verbose {
+                        println!(
+                            "  {value:<12} {:>10} nodes {:>9.3} s  {}",
+                            solver.nodes(),
+                            time.as_secs_f64(),
+                            Qubic.notation(board)
+                        );
+                    }
+                }
+                Err(Error::BudgetExhausted { .. }) => {
+                    unknown += 1;
+                    if verbose {
+                        println!(
+                            "  {:<12} {:>10} nodes {:>9.3} s  {}",
+                            "unknown",
+                            solver.nodes(),
+                            time.as_secs_f64(),
+                            Qubic.notation(board)
+                        );
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let seconds = |t: Option<Duration>| match t {
+            Some(t) => format!("{:.4} s", t.as_secs_f64()),
+            None => "-".to_owned(),
+        };
+        println!(
+            "{stones:>6} {tried:>6} {ended:>6} {:>8} {:>10} {:>10} {:>12}  {} win, {} draw, {} loss",
+            tried - unknown,
+            seconds(median(times.clone())),
+            seconds(times.iter().max().copied()),
+            median(nodes).map_or("-".to_owned(), |n| n.to_string()),
+            values[Wdl::Win as usize],
+            values[Wdl::Draw as usize],
+            values[Wdl::Loss as usize],
+        );
+    }
+    Ok(())
+}
