@@ -17,19 +17,23 @@
 //! real search.
 //!
 //! ```text
-//! cargo run --release -p solvedb-lookup --example qubic_search [POSITIONS [NODES]] [-v]
+//! cargo run --release -p solvedb-lookup --example qubic_search \
+//!     [POSITIONS [NODES]] [--stones=40,48,56] [--uniform | --calm] [--moves] [-v]
 //! ```
 //!
-//! `POSITIONS` per stone count (default 25), `NODES` the budget; `-v`
-//! prints every position with its value, nodes and time. The positions come
-//! from a fixed seed, so runs compare.
+//! `POSITIONS` per stone count (default 25), `NODES` the budget;
+//! `--stones` other stone counts; `--uniform` or `--calm` one table only;
+//! `--moves` also every move's value with the same solver and budget, as
+//! an answer of the oracle (or the command line) takes them; `-v` prints
+//! every position with its value, nodes and time. The positions come from
+//! a fixed seed, so runs compare.
 
 use std::time::{Duration, Instant};
 
 use solvedb_lookup::games::qubic::threats;
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{
-    Error, ExactSolver, Game, Limits, Qubic, QubicBoard, QubicCell, QubicSolver, Wdl,
+    Error, ExactSolver, Game, Limits, Qubic, QubicBoard, QubicCell, QubicSolver, Score, Wdl,
 };
 
 /// The empty cells where `stones` (against `blockers`) make two threats at
@@ -85,86 +89,135 @@ fn median<T: Copy + Ord>(mut items: Vec<T>) -> Option<T> {
     items.get(items.len().saturating_sub(1) / 2).copied()
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// What to run, from the command line.
+struct Options {
+    positions: usize,
+    budget: u64,
+    stones: Vec<u32>,
+    tables: Vec<bool>,
+    moves: bool,
+    verbose: bool,
+}
+
+fn options() -> Result<Options, Box<dyn std::error::Error>> {
+    let mut options = Options {
+        positions: 25,
+        budget: 10_000_000,
+        stones: vec![40, 48, 56],
+        tables: vec![false, true],
+        moves: false,
+        verbose: false,
+    };
     let mut numbers = Vec::new();
-    let mut verbose = false;
     for arg in std::env::args().skip(1) {
-        match arg.as_str() {
-            "-v" => verbose = true,
-            _ => numbers.push(arg.parse::<u64>()?),
+        if arg == "-v" {
+            options.verbose = true;
+        } else if arg == "--moves" {
+            options.moves = true;
+        } else if arg == "--uniform" {
+            options.tables = vec![false];
+        } else if arg == "--calm" {
+            options.tables = vec![true];
+        } else if let Some(list) = arg.strip_prefix("--stones=") {
+            options.stones = list.split(',').map(str::parse).collect::<Result<_, _>>()?;
+        } else {
+            numbers.push(arg.parse::<u64>()?);
         }
     }
-    let positions = numbers.first().copied().unwrap_or(25) as usize;
-    let budget = numbers.get(1).copied().unwrap_or(10_000_000);
+    if let Some(&n) = numbers.first() {
+        options.positions = n as usize;
+    }
+    if let Some(&n) = numbers.get(1) {
+        options.budget = n;
+    }
+    Ok(options)
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let options = options()?;
     println!(
-        "qubic live search, {positions} random positions per stone count, budget {budget} nodes"
+        "qubic live search, {} random positions per stone count, budget {} nodes{}",
+        options.positions,
+        options.budget,
+        if options.moves {
+            ", the position and every move (one solver, one budget, as an answer)"
+        } else {
+            ""
+        }
     );
-    for careful in [false, true] {
+    for &careful in &options.tables {
         if careful {
             println!("calm positions from careful random play:");
         } else {
             println!("positions from uniformly random play:");
         }
-        table(positions, budget, careful, verbose)?;
+        table(&options, careful)?;
     }
     println!("(ended: random games that were over (or not calm) at that many stones, replaced)");
     Ok(())
 }
 
+/// The position's score with a fresh solver (and every move's, with the
+/// same solver, if asked), and the nodes it took.
+fn solve(board: QubicBoard, options: &Options) -> (Result<Score, Error>, u64) {
+    let mut solver = QubicSolver::new(Limits {
+        nodes: Some(options.budget),
+        ..Limits::default()
+    });
+    let mut result = solver.score(board);
+    if options.moves && result.is_ok() {
+        for mv in Qubic.moves(board) {
+            if let Err(e) = solver.score(Qubic.play(board, mv).0) {
+                result = Err(e);
+                break;
+            }
+        }
+    }
+    (result, solver.nodes())
+}
+
 /// One table: each stone count's positions, solved.
-fn table(positions: usize, budget: u64, careful: bool, verbose: bool) -> Result<(), Error> {
+fn table(options: &Options, careful: bool) -> Result<(), Error> {
     println!(
         "{:>6} {:>6} {:>6} {:>8} {:>10} {:>10} {:>12}  values (answered)",
         "stones", "tried", "ended", "answered", "median", "max", "median nodes"
     );
     let mut rng = Rng::new(0x9b1c);
-    for stones in [40, 48, 56] {
+    for &stones in &options.stones {
         let mut ended = 0;
         let (mut times, mut nodes) = (Vec::new(), Vec::new());
         let mut values = [0; 3];
         let mut unknown = 0;
         let mut tried = 0;
-        while tried < positions {
+        while tried < options.positions {
             let Some(board) = random_position(&mut rng, stones, careful) else {
                 ended += 1;
                 continue;
             };
             tried += 1;
-            let mut solver = QubicSolver::new(Limits {
-                nodes: Some(budget),
-                ..Limits::default()
-            });
             let started = Instant::now();
-            let result = solver.score(board);
+            let (result, spent) = solve(board, options);
             let time = started.elapsed();
-            match result {
+            let shown = match result {
                 Ok(score) => {
                     let value = Qubic.value(board, score);
                     values[value.wdl as usize] += 1;
                     times.push(time);
-                    nodes.push(solver.nodes());
-                    if verbose {
-                        println!(
-                            "  {value:<12} {:>10} nodes {:>9.3} s  {}",
-                            solver.nodes(),
-                            time.as_secs_f64(),
-                            Qubic.notation(board)
-                        );
-                    }
+                    nodes.push(spent);
+                    value.to_string()
                 }
                 Err(Error::BudgetExhausted { .. }) => {
                     unknown += 1;
-                    if verbose {
-                        println!(
-                            "  {:<12} {:>10} nodes {:>9.3} s  {}",
-                            "unknown",
-                            solver.nodes(),
-                            time.as_secs_f64(),
-                            Qubic.notation(board)
-                        );
-                    }
+                    "unknown".to_owned()
                 }
                 Err(e) => return Err(e),
+            };
+            if options.verbose {
+                println!(
+                    "  {shown:<12} {spent:>10} nodes {:>9.3} s  {}",
+                    time.as_secs_f64(),
+                    Qubic.notation(board)
+                );
             }
         }
         let seconds = |t: Option<Duration>| match t {

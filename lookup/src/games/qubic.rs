@@ -186,6 +186,9 @@ pub(crate) struct LineCells {
     /// at two different cells (two lines meet in at most one cell), a win
     /// in three unless the opponent wins first.
     pub forks: u64,
+    /// Empty cells on lines without the opponent's stones: the only cells
+    /// where a stone of the player can still help it complete a line.
+    pub live: u64,
 }
 
 /// [`LineCells`] of `stones` against the opponent's `blockers` (disjoint),
@@ -195,7 +198,7 @@ pub(crate) struct LineCells {
 #[inline]
 pub(crate) fn line_cells(stones: u64, blockers: u64) -> LineCells {
     let empty = !(stones | blockers);
-    let (mut threats, mut pairs, mut forks) = (0, 0, 0);
+    let (mut threats, mut pairs, mut forks, mut live) = (0, 0, 0, 0);
     for &(k, starts) in &DIRECTIONS {
         let (s0, s1, s2, s3) = (stones, stones >> k, stones >> (2 * k), stones >> (3 * k));
         let blocked = blockers | blockers >> k | blockers >> (2 * k) | blockers >> (3 * k);
@@ -212,11 +215,13 @@ pub(crate) fn line_cells(stones: u64, blockers: u64) -> LineCells {
         let pair = (two | two << k | two << (2 * k) | two << (3 * k)) & empty;
         forks |= pairs & pair;
         pairs |= pair;
+        live |= open | open << k | open << (2 * k) | open << (3 * k);
     }
     LineCells {
         threats,
         pairs,
         forks,
+        live: live & empty,
     }
 }
 

@@ -57,7 +57,21 @@ fn win_at(stones: Score) -> Score {
 /// the opponent's lines), in 6 at the earliest otherwise. These bounds (and
 /// the empty cells left: no win at ply `k` with fewer than `k` empty cells)
 /// narrow the window before any move is searched, which is mate-distance
-/// pruning made sharper by the rules.
+/// pruning made sharper by the rules. A player without a line free of the
+/// opponent's stones cannot win at all; where neither has one, the game is
+/// a draw.
+///
+/// A *dead* cell, on no line that either player can still complete, is
+/// never searched while a live cell is empty: a stone there changes no
+/// line, so it is a pass, and a pass is never better than a stone on a
+/// live cell `c`. (Strategy stealing: play the pass position's best
+/// strategy with the stone on `c` in hand, answering its wish to play `c`
+/// by playing the dead cell, and taking an opponent's stone on the dead
+/// cell for one on `c`; move by move the mover's lines hold at least the
+/// stones, and the opponent's at most the stones, that they hold in the
+/// game being copied, so every win comes no later and every loss no
+/// sooner.) The values of the moves themselves are asked of the solver one
+/// by one, so a dead move still gets its exact value when it is asked for.
 ///
 /// # Search
 ///
@@ -154,12 +168,19 @@ impl QubicSolver {
         if mine.forks != 0 {
             return Ok(win_at(stones + 3));
         }
+        if mine.live | theirs.live == 0 {
+            // No line can be completed any more: a draw.
+            return Ok(0);
+        }
         // The bounds of a quiet position without a fork (see the type's
         // documentation).
-        let high = if empties >= 5 { win_at(stones + 5) } else { 0 };
-        let low = match (theirs.forks != 0, empties) {
-            (true, 4..) => -win_at(stones + 4),
-            (false, 6..) => -win_at(stones + 6),
+        let high = match (mine.live != 0, empties) {
+            (true, 5..) => win_at(stones + 5),
+            _ => 0,
+        };
+        let low = match (theirs.live != 0, theirs.forks != 0, empties) {
+            (true, true, 4..) => -win_at(stones + 4),
+            (true, false, 6..) => -win_at(stones + 6),
             _ => 0,
         };
         self.quiet(
@@ -242,6 +263,37 @@ impl QubicSolver {
     }
 }
 
+impl QubicSolver {
+    /// The exact score of a position that is not over, by tests of "does
+    /// the game end within `d` plies?" for `d = 1, 2, 3, …`: for odd `d`
+    /// whether the side to move wins by then, for even `d` whether it loses
+    /// by then. The first test that succeeds gives the exact value (the
+    /// tests before it ruled out every faster end, and a player wins only on
+    /// its own moves), and if none does the game is a draw. Each test is a
+    /// null-window search, and the bounds of the quiet positions cut it off
+    /// at depth `d`: a short win is found without proving the value of
+    /// every longer line first, which a search over the full window would
+    /// do for each move it tries before the best. The tests share the
+    /// transposition table (its bounds hold for any window).
+    fn deepening(&mut self, me: u64, you: u64) -> Result<Score, Error> {
+        let stones = (me | you).count_ones() as Score;
+        for plies in 1..=CELLS as Score - stones {
+            if plies % 2 == 1 {
+                let win = win_at(stones + plies);
+                if self.search(me, you, win - 1, win)? >= win {
+                    return Ok(win);
+                }
+            } else {
+                let loss = -win_at(stones + plies);
+                if self.search(me, you, loss, loss + 1)? <= loss {
+                    return Ok(loss);
+                }
+            }
+        }
+        Ok(0)
+    }
+}
+
 /// What [`QubicSolver::search`] knows of a quiet position before its moves
 /// are searched.
 #[derive(Copy, Clone, Debug)]
@@ -273,10 +325,11 @@ const OPPONENT: [u32; 4] = [1, 3, 12, 0];
 /// The moves of a quiet position, best first by the rules of thumb in
 /// [`QubicSolver`]'s documentation.
 fn ordered_moves(me: u64, you: u64, known: &Quiet, table_move: Option<u8>) -> Moves {
-    let empty = !(me | you);
     let mut keyed = [(0u32, 0u8); CELLS];
     let mut len = 0;
-    let mut rest = empty;
+    // Dead cells, on no line that either player can still complete, are
+    // left out: see `QubicSolver`.
+    let mut rest = known.mine.live | known.theirs.live;
     while rest != 0 {
         let cell = rest.trailing_zeros() as usize;
         rest &= rest - 1;
@@ -328,7 +381,7 @@ impl ExactSolver<QubicBoard> for QubicSolver {
             return Ok(score);
         }
         let (me, you) = board.mover_and_other();
-        self.search(me, you, -INFINITY, INFINITY)
+        self.deepening(me, you)
     }
 
     fn nodes(&self) -> u64 {

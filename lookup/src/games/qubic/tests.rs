@@ -96,6 +96,7 @@ fn slow_line_cells(stones: u64, blockers: u64) -> LineCells {
         if line & blockers != 0 {
             continue;
         }
+        cells.live |= line & empty;
         match (line & stones).count_ones() {
             3 => cells.threats |= line & empty,
             2 => {
@@ -489,10 +490,10 @@ fn late_positions(count: usize, empties: u32, seed: u64) -> Vec<QubicBoard> {
                 .or_else(|| pick(rng, !wins))
                 .unwrap_or_else(|| *rng.pick(moves))
         });
-        if let Some(&p) = game.iter().find(|p| 64 - p.stones() == empties) {
-            if Q.terminal_score(p).is_none() {
-                found.push(p);
-            }
+        if let Some(&p) = game.iter().find(|p| 64 - p.stones() == empties)
+            && Q.terminal_score(p).is_none()
+        {
+            found.push(p);
         }
     }
     found
