@@ -151,7 +151,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         } else {
             println!("positions from uniformly random play:");
         }
-        table(&options, careful)?;
+        let (nodes, time) = table(&options, careful)?;
+        println!(
+            "total {nodes} nodes in {:.2} s (every position tried, answered or not)",
+            time.as_secs_f64()
+        );
     }
     println!("(ended: random games that were over (or not calm) at that many stones, replaced)");
     Ok(())
@@ -177,18 +181,21 @@ fn solve(board: QubicBoard, options: &Options) -> (Result<Score, Error>, u64) {
 }
 
 /// One table: each stone count's positions, solved.
-fn table(options: &Options, careful: bool) -> Result<(), Error> {
+fn table(options: &Options, careful: bool) -> Result<(u64, Duration), Error> {
     println!(
-        "{:>6} {:>6} {:>6} {:>8} {:>10} {:>10} {:>12}  values (answered)",
-        "stones", "tried", "ended", "answered", "median", "max", "median nodes"
+        "{:>6} {:>6} {:>6} {:>8} {:>10} {:>10} {:>12} {:>8}  values (answered)",
+        "stones", "tried", "ended", "answered", "median", "max", "median nodes", "nodes/s"
     );
     let mut rng = Rng::new(0x9b1c);
+    let (mut total_nodes, mut total_time) = (0, Duration::ZERO);
     for &stones in &options.stones {
         let mut ended = 0;
         let (mut times, mut nodes) = (Vec::new(), Vec::new());
         let mut values = [0; 3];
         let mut unknown = 0;
         let mut tried = 0;
+        let (mut all_nodes, mut all_time) = (0, Duration::ZERO);
+
         while tried < options.positions {
             let Some(board) = random_position(&mut rng, stones, careful) else {
                 ended += 1;
@@ -198,6 +205,8 @@ fn table(options: &Options, careful: bool) -> Result<(), Error> {
             let started = Instant::now();
             let (result, spent) = solve(board, options);
             let time = started.elapsed();
+            all_nodes += spent;
+            all_time += time;
             let shown = match result {
                 Ok(score) => {
                     let value = Qubic.value(board, score);
@@ -224,16 +233,21 @@ fn table(options: &Options, careful: bool) -> Result<(), Error> {
             Some(t) => format!("{:.4} s", t.as_secs_f64()),
             None => "-".to_owned(),
         };
+        // Over every position tried, answered or not.
+        let rate = all_nodes as f64 / all_time.as_secs_f64().max(1e-9);
         println!(
-            "{stones:>6} {tried:>6} {ended:>6} {:>8} {:>10} {:>10} {:>12}  {} win, {} draw, {} loss",
+            "{stones:>6} {tried:>6} {ended:>6} {:>8} {:>10} {:>10} {:>12} {:>7.2}M  {} win, {} draw, {} loss",
             tried - unknown,
             seconds(median(times.clone())),
             seconds(times.iter().max().copied()),
             median(nodes).map_or("-".to_owned(), |n| n.to_string()),
+            rate / 1e6,
             values[Wdl::Win as usize],
             values[Wdl::Draw as usize],
             values[Wdl::Loss as usize],
         );
+        total_nodes += all_nodes;
+        total_time += all_time;
     }
-    Ok(())
+    Ok((total_nodes, total_time))
 }

@@ -213,7 +213,7 @@ impl QubicSolver {
         if let Some(entry) = self.table.get(me, you) {
             low = low.max(Score::from(entry.lower));
             high = high.min(Score::from(entry.upper));
-            table_move = Some(entry.mv);
+            table_move = (entry.mv != NO_MOVE).then_some(entry.mv);
         }
         // Narrowing the window to what is known is exact: a search that
         // fails low on `max(alpha, low)` proves the value is `low`.
@@ -226,26 +226,35 @@ impl QubicSolver {
         let alpha = alpha.max(low);
         let beta = beta.min(high);
 
-        let moves = ordered_moves(me, you, &known, table_move);
-        let mut best = -INFINITY;
-        let mut best_move = moves.cells[0];
-        let mut floor = alpha;
-        for &cell in &moves.cells[..moves.len] {
-            let score = -self.search(you, me | 1 << cell, -beta, -floor)?;
-            if score > best {
-                best = score;
-                best_move = cell;
-                if score > floor {
-                    floor = score;
-                    if floor >= beta {
-                        break;
-                    }
+        let mut best = Best {
+            score: -INFINITY,
+            cell: 0,
+            floor: alpha,
+            beta,
+        };
+        // The table's move first, before the others are ordered: where it
+        // cuts off (most null-window searches that revisit a position), the
+        // ordering is never needed.
+        let mut cut = false;
+        if let Some(cell) = table_move {
+            let score = -self.search(you, me | 1 << cell, -beta, -best.floor)?;
+            cut = best.offer(score, cell);
+        }
+        if !cut {
+            let moves = ordered_moves(me, you, &known, table_move);
+            for &cell in &moves.cells[..moves.len] {
+                let score = -self.search(you, me | 1 << cell, -beta, -best.floor)?;
+                if best.offer(score, cell) {
+                    break;
                 }
             }
         }
+        let (best, mut best_move) = (best.score, best.cell);
         // What the search proved, with what was known.
         if best <= alpha {
             high = high.min(best);
+            // Every move failed low: which scored "best" says nothing.
+            best_move = table_move.unwrap_or(NO_MOVE);
         } else if best >= beta {
             low = low.max(best);
         } else {
@@ -308,6 +317,29 @@ struct Quiet {
     theirs: LineCells,
 }
 
+/// The best move of a position so far, and the window its remaining moves
+/// are searched in.
+struct Best {
+    score: Score,
+    cell: u8,
+    /// The window's lower end: `alpha`, or the best score once above it.
+    floor: Score,
+    beta: Score,
+}
+
+impl Best {
+    /// Takes a move's score; whether it cuts the search off.
+    #[inline]
+    fn offer(&mut self, score: Score, cell: u8) -> bool {
+        if score > self.score {
+            self.score = score;
+            self.cell = cell;
+            self.floor = self.floor.max(score);
+        }
+        self.floor >= self.beta
+    }
+}
+
 /// The moves of a position in the order to try them.
 struct Moves {
     cells: [u8; CELLS],
@@ -330,6 +362,10 @@ fn ordered_moves(me: u64, you: u64, known: &Quiet, table_move: Option<u8>) -> Mo
     // Dead cells, on no line that either player can still complete, are
     // left out: see `QubicSolver`.
     let mut rest = known.mine.live | known.theirs.live;
+    // The table's move is searched already.
+    if let Some(cell) = table_move {
+        rest &= !(1 << cell);
+    }
     while rest != 0 {
         let cell = rest.trailing_zeros() as usize;
         rest &= rest - 1;
@@ -350,9 +386,6 @@ fn ordered_moves(me: u64, you: u64, known: &Quiet, table_move: Option<u8>) -> Mo
         }
         if known.mine.pairs & bit != 0 {
             key += 1 << 10;
-        }
-        if table_move == Some(cell as u8) {
-            key = u32::MAX;
         }
         keyed[len] = (key, cell as u8);
         len += 1;
@@ -389,9 +422,13 @@ impl ExactSolver<QubicBoard> for QubicSolver {
     }
 }
 
+/// The move of an entry that has none.
+const NO_MOVE: u8 = u8::MAX;
+
 /// One transposition-table entry: a quiet position (the mover's stones and
 /// the opponent's, the whole key), bounds on its score and the best move
-/// found. `empties == 0` marks an unused entry (a quiet position always has
+/// found (the move that cut off or was best, [`NO_MOVE`] if every move
+/// failed low). `empties == 0` marks an unused entry (a quiet position always has
 /// an empty cell).
 #[derive(Copy, Clone, Debug, Default)]
 struct Entry {
