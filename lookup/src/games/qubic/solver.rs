@@ -274,9 +274,7 @@ impl QubicSolver {
         });
         Ok(best)
     }
-}
 
-impl QubicSolver {
     /// The exact score of a position that is not over, by tests of "does
     /// the game end within `d` plies?" for `d = 1, 2, 3, …`: for odd `d`
     /// whether the side to move wins by then, for even `d` whether it loses
@@ -288,10 +286,35 @@ impl QubicSolver {
     /// every longer line first, which a search over the full window would
     /// do for each move it tries before the best. The tests share the
     /// transposition table (its bounds hold for any window).
+    ///
+    /// Once `d` passes 5/8 of the empty cells, two tests without a depth,
+    /// "does the side to move win?" and "does it lose?", settle the sign
+    /// first: a draw is then proved by them alone, and a win (loss) needs
+    /// only the tests of the remaining odd (even) depths. Deep tests of
+    /// both kinds cost about what these two cost, and a draw needs all of
+    /// them. (Measured with `qubic_search --calm --moves` on 120 positions
+    /// with 32, 36 and 40 stones: 33.6M nodes with depth tests only, 19.4M
+    /// with the sign settled at 5/8; 26.5M at 3/8, 24.9M at 6/8, and 24.2M
+    /// to 25.1M at a fixed 15 to 19 plies.)
     fn deepening(&mut self, me: u64, you: u64) -> Result<Score, Error> {
         let stones = (me | you).count_ones() as Score;
-        for plies in 1..=CELLS as Score - stones {
-            if plies % 2 == 1 {
+        let empties = CELLS as Score - stones;
+        let mut winning = None;
+        for plies in 1..=empties {
+            if winning.is_none() && plies > empties * 5 / 8 {
+                if self.search(me, you, 0, 1)? >= 1 {
+                    winning = Some(true);
+                } else if self.search(me, you, -1, 0)? < 0 {
+                    winning = Some(false);
+                } else {
+                    return Ok(0);
+                }
+            }
+            let mover_wins = plies % 2 == 1;
+            if winning.is_some_and(|w| w != mover_wins) {
+                continue;
+            }
+            if mover_wins {
                 let win = win_at(stones + plies);
                 if self.search(me, you, win - 1, win)? >= win {
                     return Ok(win);
@@ -303,6 +326,8 @@ impl QubicSolver {
                 }
             }
         }
+        // Not reached: the sign is asked for by the last ply at the latest,
+        // and a win or a loss is found at its own depth.
         Ok(0)
     }
 }
