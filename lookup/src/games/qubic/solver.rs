@@ -61,6 +61,15 @@ fn win_at(stones: Score) -> Score {
 /// opponent's stones cannot win at all; where neither has one, the game is
 /// a draw.
 ///
+/// Where the window asks whether a side wins, the solver looks for a
+/// *pairing strategy* of the other side (`has_pairing`): two empty cells
+/// on each line the first side can still complete, all the pairs disjoint,
+/// so that answering one cell of a pair with the other blocks every such
+/// line. It proves that side cannot win, which settles most draws without
+/// a search (measured with `qubic_search --calm --moves` on 120 positions
+/// with 32, 36 and 40 stones: 19.4M nodes without, 1.59M with, from 4
+/// empty cells; 8.8M from 20).
+///
 /// A *dead* cell, on no line that either player can still complete, is
 /// never searched while a live cell is empty: a stone there changes no
 /// line, so it is a pass, and a pass is never better than a stone on a
@@ -77,7 +86,7 @@ fn win_at(stones: Score) -> Score {
 ///
 /// Quiet positions are searched by negamax with alpha-beta over exact
 /// scores, with a transposition table of lower and upper bounds keyed by
-/// the whole board ([`Transpositions`]: exact keys, so an entry is never
+/// the whole board (`Transpositions`: exact keys, so an entry is never
 /// another position's), and moves tried in an order that finds the best
 /// soonest: the table's best move, then moves that make a threat (they
 /// force the reply, so they are cheap to search and win or hold most
@@ -213,11 +222,29 @@ impl QubicSolver {
         known: Quiet,
     ) -> Result<Score, Error> {
         let (mut low, mut high) = (known.low, known.high);
+        // The rules' bounds first: where they settle the search, the table
+        // (a cache miss, most of the time) is not read.
+        if low >= beta || low == high {
+            return Ok(low);
+        }
+        if high <= alpha {
+            return Ok(high);
+        }
         let mut table_move = None;
         if let Some(entry) = self.table.get(me, you) {
             low = low.max(Score::from(entry.lower));
             high = high.min(Score::from(entry.upper));
             table_move = (entry.mv != NO_MOVE).then_some(entry.mv);
+        }
+        // Pairing strategies, where the window asks whether a side wins:
+        // a defender's pairing proves that side cannot.
+        if known.empties >= PAIRING_FROM {
+            if high > 0 && beta > 0 && has_pairing(me, you) {
+                high = 0;
+            }
+            if low < 0 && alpha < 0 && has_pairing(you, me) {
+                low = 0;
+            }
         }
         // Narrowing the window to what is known is exact: a search that
         // fails low on `max(alpha, low)` proves the value is `low`.
@@ -557,4 +584,68 @@ impl Transpositions {
             self.put(entry);
         }
     }
+}
+
+/// Pairing strategies are looked for in quiet positions with at least this
+/// many empty cells (below it they are rare and the search is cheap).
+const PAIRING_FROM: u8 = 4;
+
+/// Whether the defender has a *pairing strategy* against every line the
+/// attacker can still complete (every line without a stone of the
+/// defender): two empty cells of each such line, the pairs all disjoint.
+/// The defender then answers a stone on one cell of a pair with the other
+/// (and plays anywhere when the attacker's stone is on no pair, or its
+/// partner is already the defender's, or it is the defender's turn), so
+/// every such line soon holds a stone of the defender and the attacker
+/// completes none: the attacker cannot win, whoever is to move.
+///
+/// Two lines share at most one cell, so a pair lies on one line only, and
+/// a pairing is a matching of two copies of each line to distinct empty
+/// cells of the line: Kuhn's augmenting paths over cell masks.
+pub(crate) fn has_pairing(attacker: u64, defender: u64) -> bool {
+    let empty = !(attacker | defender);
+    // The empty cells of each line copy.
+    let mut need = [0u64; 2 * LINES.len()];
+    let mut count = 0;
+    let mut cover = 0;
+    for &line in &LINES {
+        if line & defender == 0 {
+            let cells = line & empty;
+            if cells.count_ones() < 2 {
+                return false;
+            }
+            need[count] = cells;
+            need[count + 1] = cells;
+            count += 2;
+            cover |= cells;
+        }
+    }
+    if count as u32 > cover.count_ones() {
+        return false;
+    }
+    // `owner[c]`: the line copy that holds cell `c`.
+    let mut owner = [u8::MAX; CELLS];
+    for u in 0..count {
+        let mut seen = 0u64;
+        if !augment(u, &need, &mut owner, &mut seen) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Finds line copy `u` a cell: a free one, or one whose holder can move
+/// to another cell (not yet `seen` on this path).
+fn augment(u: usize, need: &[u64], owner: &mut [u8; CELLS], seen: &mut u64) -> bool {
+    let mut cells = need[u] & !*seen;
+    while cells != 0 {
+        let c = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        *seen |= 1 << c;
+        if owner[c] == u8::MAX || augment(usize::from(owner[c]), need, owner, seen) {
+            owner[c] = u as u8;
+            return true;
+        }
+    }
+    false
 }

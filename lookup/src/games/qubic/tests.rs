@@ -564,6 +564,31 @@ fn every_quiet_bound_holds_on_random_positions() {
 }
 
 #[test]
+fn a_pairing_strategy_means_no_win() {
+    use super::solver::has_pairing;
+    let (mut for_mover, mut for_other) = (0, 0);
+    for board in late_positions(300, 8, 31) {
+        let (me, you) = board.mover_and_other();
+        let score = slow_score(board);
+        if has_pairing(me, you) {
+            assert!(score <= 0, "{}", Q.notation(board));
+            for_other += 1;
+        }
+        if has_pairing(you, me) {
+            assert!(score >= 0, "{}", Q.notation(board));
+            for_mover += 1;
+        }
+    }
+    // Both kinds occur in the sample, and not everywhere.
+    assert!((20..280).contains(&for_mover), "{for_mover}");
+    assert!((20..280).contains(&for_other), "{for_other}");
+    // A line with one empty cell cannot be paired, nor 76 open lines in
+    // 64 cells.
+    assert!(!has_pairing(0b0111, 0));
+    assert!(!has_pairing(0, 0));
+}
+
+#[test]
 fn a_budget_or_a_deadline_is_an_error_never_a_guess() {
     let mut solver = QubicSolver::new(Limits {
         nodes: Some(1000),
