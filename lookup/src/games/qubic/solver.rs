@@ -272,8 +272,8 @@ impl QubicSolver {
             cut = best.offer(score, cell);
         }
         if !cut {
-            let moves = ordered_moves(me, you, &known, table_move);
-            for &cell in &moves.cells[..moves.len] {
+            let mut moves = ordered_moves(me, you, &known, table_move);
+            while let Some(cell) = moves.pop_best() {
                 let score = -self.search(you, me | 1 << cell, -beta, -best.floor)?;
                 if best.offer(score, cell) {
                     break;
@@ -396,10 +396,25 @@ impl Best {
     }
 }
 
-/// The moves of a position in the order to try them.
+/// The moves of a position, each with its key: the rule-of-thumb score,
+/// shifted up, and `63 - cell` below it, so that keys are distinct and ties
+/// go to the lower cell. The best is picked when it is wanted: a search
+/// that cuts off after a move or two never orders the rest.
 struct Moves {
-    cells: [u8; CELLS],
+    keys: [u32; CELLS],
     len: usize,
+}
+
+impl Moves {
+    /// The best move left, taken out.
+    #[inline]
+    fn pop_best(&mut self) -> Option<u8> {
+        let keys = &mut self.keys[..self.len];
+        let (at, &key) = keys.iter().enumerate().max_by_key(|&(_, &k)| k)?;
+        keys[at] = keys[keys.len() - 1];
+        self.len -= 1;
+        Some(63 - (key & 63) as u8)
+    }
 }
 
 /// Weights of a cell's lines for move ordering, by the stones on the line:
@@ -410,10 +425,23 @@ struct Moves {
 const OWN: [u32; 4] = [1, 4, 16, 0];
 const OPPONENT: [u32; 4] = [1, 5, 25, 0];
 
+/// `LINE_WEIGHTS[own][other]`: the weight of a line with `own` of the
+/// mover's stones and `other` of the opponent's, from `OWN` and `OPPONENT`.
+const LINE_WEIGHTS: [[u32; 5]; 5] = {
+    let mut table = [[0u32; 5]; 5];
+    let mut k = 0;
+    while k < 4 {
+        table[k][0] += OWN[k];
+        table[0][k] += OPPONENT[k];
+        k += 1;
+    }
+    table
+};
+
 /// The moves of a quiet position, best first by the rules of thumb in
 /// [`QubicSolver`]'s documentation.
 fn ordered_moves(me: u64, you: u64, known: &Quiet, table_move: Option<u8>) -> Moves {
-    let mut keyed = [(0u32, 0u8); CELLS];
+    let mut keys = [0u32; CELLS];
     let mut len = 0;
     // Dead cells, on no line that either player can still complete, are
     // left out: see `QubicSolver`.
@@ -422,20 +450,19 @@ fn ordered_moves(me: u64, you: u64, known: &Quiet, table_move: Option<u8>) -> Mo
     if let Some(cell) = table_move {
         rest &= !(1 << cell);
     }
+    // Each line's weight once, then each cell's sum over its lines.
+    let mut weights = [0u32; LINES.len()];
+    for (weight, &line) in weights.iter_mut().zip(&LINES) {
+        let (own, other) = ((line & me).count_ones(), (line & you).count_ones());
+        *weight = LINE_WEIGHTS[own as usize][other as usize];
+    }
     while rest != 0 {
         let cell = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         let bit = 1u64 << cell;
         let mut key = 0;
         for &line in &LINES_THROUGH[cell][..usize::from(LINE_DEGREE[cell])] {
-            let line = LINES[usize::from(line)];
-            let (own, other) = ((line & me).count_ones(), (line & you).count_ones());
-            if other == 0 {
-                key += OWN[own as usize];
-            }
-            if own == 0 {
-                key += OPPONENT[other as usize];
-            }
+            key += weights[usize::from(line)];
         }
         if known.mine.pairs & bit != 0 {
             key += 1 << 12;
@@ -443,24 +470,10 @@ fn ordered_moves(me: u64, you: u64, known: &Quiet, table_move: Option<u8>) -> Mo
         if known.theirs.forks & bit != 0 {
             key += 1 << 10;
         }
-        keyed[len] = (key, cell as u8);
+        keys[len] = key << 6 | (63 - cell as u32);
         len += 1;
     }
-    // Insertion sort, stable and quick for at most 64 moves.
-    for i in 1..len {
-        let item = keyed[i];
-        let mut j = i;
-        while j > 0 && keyed[j - 1].0 < item.0 {
-            keyed[j] = keyed[j - 1];
-            j -= 1;
-        }
-        keyed[j] = item;
-    }
-    let mut cells = [0u8; CELLS];
-    for (to, &(_, cell)) in cells.iter_mut().zip(&keyed[..len]) {
-        *to = cell;
-    }
-    Moves { cells, len }
+    Moves { keys, len }
 }
 
 impl ExactSolver<QubicBoard> for QubicSolver {
