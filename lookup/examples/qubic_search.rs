@@ -18,19 +18,21 @@
 //!
 //! ```text
 //! cargo run --release -p solvedb-lookup --example qubic_search \
-//!     [POSITIONS [NODES]] [--stones=40,48,56] [--uniform | --calm] [--moves] [-v]
+//!     [POSITIONS [NODES]] [--stones=40,48,56] [--uniform | --calm] [--moves] [-v] [-RULE ...]
 //! ```
 //!
 //! `POSITIONS` per stone count (default 25), `NODES` the budget;
 //! `--stones` other stone counts; `--uniform` or `--calm` one table only;
 //! `--moves` also every move's value with the same solver and budget, as
 //! an answer of the oracle (or the command line) takes them; `-v` prints
-//! every position with its value, nodes and time. The positions come from
-//! a fixed seed, so runs compare.
+//! every position with its value, nodes and time; `-RULE` (`-deepening`,
+//! `-sign_tests`, `-pairings`, `-dead_cells`) switches that rule of the
+//! solver off ([`Rules`]). The positions come from a fixed seed, so runs
+//! compare.
 
 use std::time::{Duration, Instant};
 
-use solvedb_lookup::games::qubic::threats;
+use solvedb_lookup::games::qubic::{Rules, threats};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{
     Error, ExactSolver, Game, Limits, Qubic, QubicBoard, QubicCell, QubicSolver, Score, Wdl,
@@ -97,6 +99,7 @@ struct Options {
     tables: Vec<bool>,
     moves: bool,
     verbose: bool,
+    rules: Rules,
 }
 
 fn options() -> Result<Options, Box<dyn std::error::Error>> {
@@ -107,6 +110,7 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
         tables: vec![false, true],
         moves: false,
         verbose: false,
+        rules: Rules::ALL,
     };
     let mut numbers = Vec::new();
     for arg in std::env::args().skip(1) {
@@ -118,6 +122,15 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
             options.tables = vec![false];
         } else if arg == "--calm" {
             options.tables = vec![true];
+        } else if let Some(rule) = arg.strip_prefix('-').filter(|r| !r.starts_with('-')) {
+            let flag = match rule {
+                "deepening" => &mut options.rules.deepening,
+                "sign_tests" => &mut options.rules.sign_tests,
+                "pairings" => &mut options.rules.pairings,
+                "dead_cells" => &mut options.rules.dead_cells,
+                _ => return Err(format!("no rule {rule}").into()),
+            };
+            *flag = false;
         } else if let Some(list) = arg.strip_prefix("--stones=") {
             options.stones = list.split(',').map(str::parse).collect::<Result<_, _>>()?;
         } else {
@@ -136,9 +149,14 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let options = options()?;
     println!(
-        "qubic live search, {} random positions per stone count, budget {} nodes{}",
+        "qubic live search, {} random positions per stone count, budget {} nodes{}{}",
         options.positions,
         options.budget,
+        if options.rules == Rules::ALL {
+            String::new()
+        } else {
+            format!(", {:?}", options.rules)
+        },
         if options.moves {
             ", the position and every move (one solver, one budget, as an answer)"
         } else {
@@ -164,10 +182,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// The position's score with a fresh solver (and every move's, with the
 /// same solver, if asked), and the nodes it took.
 fn solve(board: QubicBoard, options: &Options) -> (Result<Score, Error>, u64) {
-    let mut solver = QubicSolver::new(Limits {
+    let limits = Limits {
         nodes: Some(options.budget),
         ..Limits::default()
-    });
+    };
+    let mut solver = QubicSolver::with_rules(limits, options.rules);
     let mut result = solver.score(board);
     if options.moves && result.is_ok() {
         for mv in Qubic.moves(board) {

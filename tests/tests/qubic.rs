@@ -153,6 +153,70 @@ fn values_and_every_moves_value_match_the_plain_search_on_careful_late_positions
     assert!(long >= 30, "only {long} values of 4 plies or more");
 }
 
+/// Positions with 24 to 40 stones from games of careful random play (a
+/// player completes a line if it can, else blocks a threat, else makes two
+/// threats at once, else takes the opponent's cell for that, else plays at
+/// random): too deep for the plain search.
+fn careful_middle_positions(count: usize, seed: u64) -> Vec<QubicBoard> {
+    let forks = |me: u64, you: u64| -> u64 {
+        let empty = !(me | you);
+        (0..64)
+            .filter(|&c| empty >> c & 1 != 0)
+            .filter(|&c| threats(me | 1 << c, empty & !(1 << c)).count_ones() >= 2)
+            .fold(0, |cells, c| cells | 1 << c)
+    };
+    let mut rng = Rng::new(seed);
+    let mut found = Vec::new();
+    while found.len() < count {
+        let stones = 24 + rng.below(17) as u32;
+        let game = playout(&Qubic, &mut rng, |rng, board, moves| {
+            let (me, you) = board.mover_and_other();
+            let empty = board.empty();
+            let wanted = [
+                threats(me, empty),
+                threats(you, empty),
+                forks(me, you),
+                forks(you, me),
+            ]
+            .into_iter()
+            .find(|&cells| cells != 0)
+            .unwrap_or(empty);
+            let cells: Vec<QubicCell> = moves
+                .iter()
+                .filter(|m| wanted >> m.index() & 1 != 0)
+                .copied()
+                .collect();
+            *rng.pick(&cells)
+        });
+        if let Some(&p) = game.iter().find(|p| p.stones() == stones)
+            && Qubic.terminal_score(p).is_none()
+        {
+            found.push(p);
+        }
+    }
+    found
+}
+
+#[test]
+fn deeper_positions_are_the_best_of_their_moves_and_agree_with_their_images() {
+    // Beyond the plain search: the value of the position (one search) is
+    // the best of its moves' values (a search of each child), and images
+    // under symmetry, whose searches share nothing with the original's
+    // (the table's keys are the boards themselves), agree.
+    let oracle = GameOracle::<_, Vec<u8>>::search_only(Qubic);
+    let mut rng = Rng::new(0xdee9);
+    let mut kinds = BTreeSet::new();
+    for p in careful_middle_positions(100, 0x3d) {
+        let answer = oracle.answer(p).unwrap();
+        let best = answer.moves.iter().map(|m| m.value).max().unwrap();
+        assert_eq!(best, answer.value, "{}", Qubic.notation(p));
+        let image = Qubic.symmetric(p, 1 + rng.index(191));
+        assert_eq!(oracle.probe(image).unwrap(), answer.value);
+        kinds.insert(answer.value.wdl);
+    }
+    assert!(kinds.len() >= 2, "{kinds:?}");
+}
+
 #[test]
 fn every_symmetric_image_answers_the_same() {
     let oracle = GameOracle::<_, Vec<u8>>::search_only(Qubic);

@@ -46,7 +46,7 @@ mod solver;
 use std::fmt;
 use std::sync::LazyLock;
 
-pub use solver::QubicSolver;
+pub use solver::{QubicSolver, Rules};
 
 use crate::error::PositionError;
 use crate::format::{GameId, Header, IndexScheme, TableError, ValueEncoding, encode_outcome};

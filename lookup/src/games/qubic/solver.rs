@@ -107,6 +107,34 @@ pub struct QubicSolver {
     nodes: u64,
     deadline: Option<Instant>,
     table: Transpositions,
+    rules: Rules,
+}
+
+/// Which of [`QubicSolver`]'s rules are on: every one is exact, so
+/// switching one off changes only the work, which is what it is for
+/// (`qubic_search -RULE` measures them). [`Rules::ALL`] is the solver's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Iterative deepening on the length of the game; without it, one
+    /// search over the full window.
+    pub deepening: bool,
+    /// With deepening, the sign settled by two tests past 5/8 of the empty
+    /// cells; without it, tests of every depth.
+    pub sign_tests: bool,
+    /// Pairing strategies prove that a side cannot win.
+    pub pairings: bool,
+    /// Dead cells are not searched.
+    pub dead_cells: bool,
+}
+
+impl Rules {
+    /// Every rule on.
+    pub const ALL: Rules = Rules {
+        deepening: true,
+        sign_tests: true,
+        pairings: true,
+        dead_cells: true,
+    };
 }
 
 /// The transposition table's memory where [`Limits::table_bytes`] does not
@@ -119,12 +147,18 @@ impl QubicSolver {
     /// ones included; the transposition table grows up to
     /// `limits.table_bytes` (by default 64 MiB).
     pub fn new(limits: Limits) -> QubicSolver {
+        QubicSolver::with_rules(limits, Rules::ALL)
+    }
+
+    /// A solver with only some of its rules, for measuring them.
+    pub fn with_rules(limits: Limits, rules: Rules) -> QubicSolver {
         QubicSolver {
             limits,
             budget: limits.nodes.unwrap_or(u64::MAX),
             nodes: 0,
             deadline: None,
             table: Transpositions::new(limits.table_bytes.unwrap_or(DEFAULT_TABLE_BYTES)),
+            rules,
         }
     }
 
@@ -238,7 +272,7 @@ impl QubicSolver {
         }
         // Pairing strategies, where the window asks whether a side wins:
         // a defender's pairing proves that side cannot.
-        if known.empties >= PAIRING_FROM {
+        if self.rules.pairings && known.empties >= PAIRING_FROM {
             if high > 0 && beta > 0 && has_pairing(me, you) {
                 high = 0;
             }
@@ -272,7 +306,7 @@ impl QubicSolver {
             cut = best.offer(score, cell);
         }
         if !cut {
-            let mut moves = ordered_moves(me, you, &known, table_move);
+            let mut moves = ordered_moves(me, you, &known, table_move, self.rules.dead_cells);
             while let Some(cell) = moves.pop_best() {
                 let score = -self.search(you, me | 1 << cell, -beta, -best.floor)?;
                 if best.offer(score, cell) {
@@ -328,7 +362,7 @@ impl QubicSolver {
         let empties = CELLS as Score - stones;
         let mut winning = None;
         for plies in 1..=empties {
-            if winning.is_none() && plies > empties * 5 / 8 {
+            if winning.is_none() && self.rules.sign_tests && plies > empties * 5 / 8 {
                 if self.search(me, you, 0, 1)? >= 1 {
                     winning = Some(true);
                 } else if self.search(me, you, -1, 0)? < 0 {
@@ -440,12 +474,22 @@ const LINE_WEIGHTS: [[u32; 5]; 5] = {
 
 /// The moves of a quiet position, best first by the rules of thumb in
 /// [`QubicSolver`]'s documentation.
-fn ordered_moves(me: u64, you: u64, known: &Quiet, table_move: Option<u8>) -> Moves {
+fn ordered_moves(
+    me: u64,
+    you: u64,
+    known: &Quiet,
+    table_move: Option<u8>,
+    skip_dead: bool,
+) -> Moves {
     let mut keys = [0u32; CELLS];
     let mut len = 0;
     // Dead cells, on no line that either player can still complete, are
     // left out: see `QubicSolver`.
-    let mut rest = known.mine.live | known.theirs.live;
+    let mut rest = if skip_dead {
+        known.mine.live | known.theirs.live
+    } else {
+        !(me | you)
+    };
     // The table's move is searched already.
     if let Some(cell) = table_move {
         rest &= !(1 << cell);
@@ -483,7 +527,11 @@ impl ExactSolver<QubicBoard> for QubicSolver {
             return Ok(score);
         }
         let (me, you) = board.mover_and_other();
-        self.deepening(me, you)
+        if self.rules.deepening {
+            self.deepening(me, you)
+        } else {
+            self.search(me, you, -INFINITY, INFINITY)
+        }
     }
 
     fn nodes(&self) -> u64 {

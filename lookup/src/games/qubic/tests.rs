@@ -610,6 +610,43 @@ fn a_budget_or_a_deadline_is_an_error_never_a_guess() {
 }
 
 #[test]
+fn every_rule_set_gives_the_same_values() {
+    let all = Rules::ALL;
+    let sets = [
+        Rules {
+            deepening: false,
+            ..all
+        },
+        Rules {
+            sign_tests: false,
+            ..all
+        },
+        Rules {
+            pairings: false,
+            ..all
+        },
+        Rules {
+            dead_cells: false,
+            ..all
+        },
+        Rules {
+            deepening: false,
+            sign_tests: false,
+            pairings: false,
+            dead_cells: false,
+        },
+    ];
+    let mut normal = QubicSolver::new(Limits::default());
+    for board in late_positions(40, 11, 41) {
+        let score = normal.score(board).unwrap();
+        for rules in sets {
+            let mut solver = QubicSolver::with_rules(Limits::default(), rules);
+            assert_eq!(solver.score(board).unwrap(), score, "{rules:?}");
+        }
+    }
+}
+
+#[test]
 fn a_tiny_table_gives_the_same_values() {
     let mut tiny = QubicSolver::new(Limits {
         table_bytes: Some(0),
