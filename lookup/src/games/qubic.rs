@@ -3,7 +3,7 @@
 //! Cell `16z + 4y + x` (`0`–`63`) for `x, y, z` in `0..4`. A position is
 //! written as 64 characters `X`, `O` or `.`, layer by layer (`z = 0..3`),
 //! each layer row by row (`y`), each row `x = 0..3`; `/` may separate rows
-//! and one or two `/` layers (`..../..../..../....//..../.X../..../....//…`,
+//! and one or two `/` between layers (`..../..../..../....//..../.X../..../....//…`,
 //! or the same with single slashes, or none). A position that starts with a
 //! digit is a list of moves from the empty board (`0 21 42`). X moves first;
 //! the first to own a whole line of four wins, and a full board without a
@@ -194,7 +194,11 @@ pub(crate) struct LineCells {
 /// [`LineCells`] of `stones` against the opponent's `blockers` (disjoint),
 /// bit-parallel over each direction's lines (see `DIRECTIONS`): the four
 /// cells of every line of a direction are added up at the line's start
-/// with a carry-save adder, then spread back to the empty cells.
+/// with a carry-save adder, then spread back to the empty cells. This is
+/// the live solver's inner loop, twice per position; against a loop over
+/// the 76 lines with two popcounts each it took the same time on
+/// positions with 28 to 44 stones and 25% less on positions with 8 and 12
+/// (`qubic_search`, the same nodes).
 #[inline]
 pub(crate) fn line_cells(stones: u64, blockers: u64) -> LineCells {
     let empty = !(stones | blockers);

@@ -1,6 +1,7 @@
 //! [`QubicSolver`], Qubic's exact live search: forced play, then
 //! alpha-beta over what remains.
 
+use std::fmt;
 use std::time::Instant;
 
 use crate::error::Error;
@@ -584,12 +585,22 @@ struct Entry {
 /// position with more empty cells (the larger subtree, dearer to search
 /// again), the second for the latest. It starts small and doubles while it
 /// is more than half full, up to its memory limit, then replaces.
-#[derive(Debug)]
 struct Transpositions {
     entries: Vec<Entry>,
     bits: u32,
     max_bits: u32,
     used: usize,
+}
+
+/// Sizes only: the entries would be millions of lines.
+impl fmt::Debug for Transpositions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Transpositions")
+            .field("entries", &self.entries.len())
+            .field("used", &self.used)
+            .field("max_entries", &(1u64 << self.max_bits))
+            .finish()
+    }
 }
 
 /// The table starts with `2^START_BITS` entries (96 KiB).
