@@ -248,8 +248,10 @@ fn table(options: &Options, careful: bool) -> Result<(u64, Duration), Error> {
                 );
             }
         }
-        let seconds = |t: Option<Duration>| match t {
-            Some(t) => format!("{:.4} s", t.as_secs_f64()),
+        let seconds = |t: Option<Duration>| match t.map(|t| t.as_secs_f64()) {
+            Some(t) if t < 1e-3 => format!("{:.0} µs", t * 1e6),
+            Some(t) if t < 1.0 => format!("{:.1} ms", t * 1e3),
+            Some(t) => format!("{t:.2} s"),
             None => "-".to_owned(),
         };
         // Over every position tried, answered or not.
