@@ -34,13 +34,14 @@ fn random_late_positions(count: usize, per_game: usize, seed: u64) -> Vec<QubicB
     let mut rng = Rng::new(seed);
     let mut found = Vec::new();
     while found.len() < count {
-        let late: Vec<QubicBoard> = random_game(&Qubic, &mut rng)
+        let mut late: Vec<QubicBoard> = random_game(&Qubic, &mut rng)
             .into_iter()
             .filter(|p| (6..=12).contains(&(64 - p.stones())))
             .filter(|&p| Qubic.terminal_score(p).is_none())
             .collect();
         for _ in 0..per_game.min(late.len()) {
-            found.push(*rng.pick(&late));
+            let at = rng.index(late.len());
+            found.push(late.swap_remove(at));
         }
     }
     found.truncate(count);
