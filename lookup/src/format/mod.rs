@@ -492,6 +492,12 @@ mod tests {
         header.values = ValueEncoding::MarginResolved;
         let bytes = header_options().serialize(&header).unwrap();
         assert_eq!(&bytes[10..14], &[2, 0, 0, 0]);
+        // Games without fields are their variant index alone.
+        for (game, index) in [(GameId::TicTacToe4x4, 3u8), (GameId::Qubic, 4)] {
+            header.game = game;
+            let bytes = header_options().serialize(&header).unwrap();
+            assert_eq!(&bytes[..8], &[index, 0, 0, 0, 2, 0, 0, 0], "{game}");
+        }
     }
 
     #[test]
