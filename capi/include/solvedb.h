@@ -19,13 +19,18 @@
  *   "cube"       3x3x3: 27 cells, '/' between rows, "//" between layers
  *                allowed; moves are cells "0".."26" (x + 3y + 9z); or the
  *                moves from the start: "13 0".
+ *   "qubic"      4x4x4: 64 cells, '/' between rows, "//" between layers
+ *                allowed; moves are cells "0".."63" (x + 4y + 16z); or the
+ *                moves from the start: "21 0". No table: every answer is a
+ *                live search within the budget (SOLVEDB_ERR_UNKNOWN_WITHIN_BUDGET
+ *                past it).
  *   "dots:MxN"   dots-and-boxes, M rows by N columns of boxes: "MxN:" and
  *                one '0'/'1' per edge, or "MxN:" and moves ("2x2:h0,0 v1,2").
  *                A board this build cannot answer (more than 63 edges) is
  *                SOLVEDB_ERR_UNSUPPORTED_GAME, like an unknown game name.
  *
  * Values are always for the side to move (a move's value: for the player who
- * makes it). Tic-tac-toe and the cube have outcomes (win, draw or loss and
+ * makes it). Tic-tac-toe, the cube and Qubic have outcomes (win, draw or loss and
  * the plies to the end under perfect play: the winner wins fastest, the loser
  * loses slowest); dots-and-boxes has margins (the net number of the still
  * unclaimed boxes the player wins).
@@ -121,7 +126,7 @@ typedef struct solvedb_value {
 
 /* The most legal moves any position of any supported game has: a buffer of
  * this many solvedb_move always suffices for solvedb_moves. */
-#define SOLVEDB_MAX_MOVES 63
+#define SOLVEDB_MAX_MOVES 64
 
 /* A move and its value for the player who makes it. */
 typedef struct solvedb_move {
@@ -169,8 +174,8 @@ solvedb_status solvedb_probe(const solvedb *db, const char *game,
  * the best `capacity` moves are written and SOLVEDB_ERR_BUFFER_TOO_SMALL is
  * returned: call with capacity 0 (out may then be NULL) to learn the count.
  * On other failures *count is 0. A position has at most SOLVEDB_MAX_MOVES
- * moves: the cube 27, dots-and-boxes M x N (M+1)N + M(N+1) (3x4: 31, 5x5:
- * 60, any supported board at most 63).
+ * moves: the cube 27, Qubic 64, dots-and-boxes M x N (M+1)N + M(N+1) (3x4:
+ * 31, 5x5: 60, any supported board at most 63).
  */
 solvedb_status solvedb_moves(const solvedb *db, const char *game,
                              const char *position, solvedb_value *value,

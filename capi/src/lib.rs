@@ -197,10 +197,16 @@ impl Value {
 }
 
 /// The most legal moves of any position of any supported game
-/// (`SOLVEDB_MAX_MOVES`): a dots board has at most
-/// [`MAX_EDGES`](solvedb_lookup::games::dots::MAX_EDGES) edges, more than
-/// the cube's 27 cells.
-pub const MAX_MOVES: usize = solvedb_lookup::games::dots::MAX_EDGES as usize;
+/// (`SOLVEDB_MAX_MOVES`): Qubic's 64 cells, one more than the most edges of
+/// a dots board ([`MAX_EDGES`](solvedb_lookup::games::dots::MAX_EDGES));
+/// the header test checks every game of the catalogue against it.
+pub const MAX_MOVES: usize = {
+    let (cells, edges) = (
+        solvedb_lookup::games::qubic::CELLS,
+        solvedb_lookup::games::dots::MAX_EDGES as usize,
+    );
+    if cells > edges { cells } else { edges }
+};
 
 /// Bytes in a move name, the terminating NUL included
 /// (`SOLVEDB_MOVE_NAME_SIZE`).

@@ -17,8 +17,8 @@ use std::sync::OnceLock;
 use solvedb_capi::{MAX_MOVES, MOVE_NAME_SIZE, Status};
 use solvedb_lookup::testkit::{Rng, random_game};
 use solvedb_lookup::{
-    AnyValue, BoardShape, Cube, Error, Game, GameId, Oracle, Source, TicTacToe, TicTacToe4x4, Wdl,
-    catalogue,
+    AnyValue, BoardShape, Cube, Error, Game, GameId, Oracle, Qubic, Source, TicTacToe,
+    TicTacToe4x4, Wdl, catalogue,
 };
 
 /// The repository's `tables/` directory.
@@ -288,6 +288,15 @@ fn cube_queries(games: usize, min_moves: usize) -> Vec<Query> {
         .collect()
 }
 
+/// Qubic positions with at least `min_moves` stones (no table: the C
+/// program and the Oracle both search; late positions answer at once).
+fn qubic_queries(games: usize, min_moves: usize) -> Vec<Query> {
+    random_play(Qubic, games, min_moves, 5)
+        .iter()
+        .flat_map(|p| Query::all("qubic", p))
+        .collect()
+}
+
 /// Dots-and-boxes positions on the 3×3 board (24 edges, `3x3:` and one
 /// `0`/`1` per edge), with at least `min_edges` edges drawn: the empty board
 /// and boards filled from a fixed pattern. Where this build has no
@@ -347,6 +356,9 @@ fn the_c_program_answers_like_the_oracle_from_the_tables() {
     let mut queries = tictactoe_queries(60);
     queries.extend(tictactoe_4x4_queries(20, 0));
     queries.extend(cube_queries(30, 0));
+    let qubic = qubic_queries(12, 24);
+    assert!(qubic.len() >= 30, "{} qubic queries", qubic.len());
+    queries.extend(qubic);
     // Without a committed dots-and-boxes table its answers are searched:
     // only late positions then.
     let dots_table = committed_tables().join("dots-3x3.sdb").exists();

@@ -18,13 +18,28 @@ use crate::build::{Buildable, build_table};
 pub struct BenchOptions {
     /// Rounds per measurement (the median is reported).
     pub rounds: u32,
-    /// Random positions to probe where a game has too many to probe all.
-    pub positions: usize,
+    /// Random positions to probe where a game has too many to probe all;
+    /// `None`: each benchmark's own default ([`positions_or`](Self::positions_or)).
+    pub positions: Option<usize>,
     /// Cube: depths of the classic alpha-beta baseline.
     pub depths: Vec<u32>,
     /// Dots: endgame positions per board for the exact solver (0: none).
     pub endgame: usize,
+    /// The node budget of a live search that a face would answer with
+    /// (the command line's default), for benchmarks of live search.
+    pub search_nodes: u64,
 }
+
+impl BenchOptions {
+    /// The number of random positions: the one asked for, else `default`
+    /// (at least one).
+    pub fn positions_or(&self, default: usize) -> usize {
+        self.positions.unwrap_or(default).max(1)
+    }
+}
+
+/// Random positions a benchmark probes when the command names no number.
+pub const DEFAULT_POSITIONS: usize = 2000;
 
 /// Games with at most this many table slots are benchmarked on every
 /// reachable position; bigger ones on [`BenchOptions::positions`] random
@@ -69,7 +84,11 @@ pub fn run<G: Buildable>(game: &G, options: &BenchOptions, out: &mut dyn Write) 
     let positions: Vec<G::Position> = if every {
         reachable_layers(game).into_iter().flatten().collect()
     } else {
-        random_positions(game, &mut Rng::new(0x5eed), options.positions)
+        random_positions(
+            game,
+            &mut Rng::new(0x5eed),
+            options.positions_or(DEFAULT_POSITIONS),
+        )
     };
     // Warm the table (every block decoded) and check both sources agree.
     for &p in &positions {

@@ -231,12 +231,17 @@ pub const DEFAULT_DOTS_MAX_EDGES: u32 = 24;
 pub const EXPLORER_DOTS_MAX_SIDE: u8 = 5;
 
 /// The games that are not a family of boards, in the order faces list them.
-const SINGLE_BOARDS: [GameId; 3] = [GameId::TicTacToe, GameId::TicTacToe4x4, GameId::Cube];
+const SINGLE_BOARDS: [GameId; 4] = [
+    GameId::TicTacToe,
+    GameId::TicTacToe4x4,
+    GameId::Cube,
+    GameId::Qubic,
+];
 
 impl GameId {
     /// This game's line of the catalogue.
     pub fn info(self) -> GameInfo {
-        use TablePlan::{Default, OnRequest};
+        use TablePlan::{Default, OnRequest, Unavailable};
         match self {
             GameId::TicTacToe => GameInfo::new(
                 self,
@@ -258,6 +263,13 @@ impl GameId {
                     .fuzzed()
                     .benched()
             }
+            GameId::Qubic => GameInfo::new(
+                self,
+                "Qubic 4×4×4",
+                BoardShape::Layers { size: 4 },
+                Unavailable,
+            )
+            .fuzzed(),
             GameId::Dots { rows, cols } => {
                 let board = BoardShape::Dots { rows, cols };
                 let shipped = board.moves() <= DEFAULT_DOTS_MAX_EDGES;
@@ -374,6 +386,6 @@ mod tests {
                 .notation_help()
                 .contains("17 edges")
         );
-        assert!(game_names().contains("`cube`"));
+        assert!(game_names().contains("`qubic`"));
     }
 }

@@ -22,7 +22,9 @@
 //! dense tables, a chain-and-loop solver beyond them) and [`Cube`],
 //! 3×3×3 tic-tac-toe, whose table holds only the 80,183 canonical *quiet*
 //! positions (nobody threatens to complete a line); every other position
-//! resolves by forced play before one lookup ([`Cube::resolve`]).
+//! resolves by forced play before one lookup ([`Cube::resolve`]). [`Qubic`],
+//! 4×4×4 tic-tac-toe, has no table yet: its live solver ([`QubicSolver`])
+//! answers every position.
 //!
 //! # Conventions
 //!
@@ -72,6 +74,7 @@ pub use game::{ExactSolver, Game, MAX_NOTATION_LEN, SearchLimits, Tabled, check_
 pub use game_oracle::{Answer, GameOracle, MoveValue, Source};
 pub use games::cube::{Cube, CubeBoard, CubeCell, ForcedPlaySolver, Resolved};
 pub use games::dots::{BoxSides, CaptureMasks, Dots, Edge, EdgeSymmetries, Edges};
+pub use games::qubic::{Qubic, QubicBoard, QubicCell, QubicSolver};
 pub use games::stones::{FlatBoard, FlatCell};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use games::tictactoe_4x4::{Board4x4, Cell4x4, TicTacToe4x4};

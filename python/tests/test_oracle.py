@@ -175,3 +175,15 @@ def test_the_list_of_games_is_the_catalogue_and_every_one_answers(oracle, tables
     assert (grid.title, grid.shape, grid.moves) == ("tic-tac-toe 3×3", (3, 3), 9)
     assert games[names.index("dots:2x3")].shape == (2, 3)
     assert "Game(" in repr(grid)
+
+
+def test_qubic_is_answered_by_live_search(oracle):
+    # 40 stones from careful play, X to move: a fork wins in 3.
+    late = "XX../.O../...O/OX..//XOOO/O.XX/OXOX/X.O.//XX../XXO./X.OO/O.XX//OO../OO.X/.OXO/XX.."
+    report = oracle.moves("qubic", late)
+    assert report.source == "search" and report.to_move == "X"
+    assert (report.result, report.plies) == ("win", 3)
+    assert len(report.moves) == 64 - 40
+    assert report.moves[0].result == "win" and report.moves[0].plies == 3
+    with pytest.raises(solvedb.PositionError):
+        oracle.probe("qubic", "X" * 64)

@@ -2,6 +2,7 @@
 //! implementations that share no code with the library they check.
 
 pub mod module_graph;
+pub mod plain_qubic;
 pub mod plain_tictactoe;
 pub mod plain_tictactoe_4x4;
 pub mod webdriver;

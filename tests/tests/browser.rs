@@ -153,6 +153,11 @@ impl Page {
 
 /// A person (random legal moves, by clicks) against the perfect level,
 /// to the end; returns the final status line.
+/// A Qubic position with 40 stones from careful random play, X to move,
+/// nobody threatening a cell: a win in 3 for X by a fork.
+const QUBIC_LATE: &str =
+    "XX../.O../...O/OX..//XOOO/O.XX/OXOX/X.O.//XX../XXO./X.OO/O.XX//OO../OO.X/.OXO/XX..";
+
 async fn play_against_perfect(page: &Page, rng: &mut Rng) -> String {
     loop {
         let moves = page.check_values_shown().await;
@@ -371,6 +376,30 @@ async fn run() {
         assert_eq!(highlighted, 3);
     }
 
+    // Qubic from a late position (X to move, a fork to make) by clicks
+    // against the perfect level: four layers of 4×4, a won game shows its
+    // four cells.
+    page.open(&format!(
+        "?game=qubic&start={}&first=human&second=perfect",
+        QUBIC_LATE.replace('/', "%2F")
+    ))
+    .await;
+    let layers = page
+        .js("return document.querySelectorAll('#board .grid').length")
+        .await;
+    assert_eq!(layers, 4);
+    let result = play_against_perfect(&page, &mut rng).await;
+    assert!(
+        ["X wins", "O wins", "draw"].contains(&result.as_str()),
+        "{result}"
+    );
+    if result.ends_with("wins") {
+        let highlighted = page
+            .js("return document.querySelectorAll('.cell.win').length")
+            .await;
+        assert_eq!(highlighted, 4);
+    }
+
     // A 2x2 dots game by clicks, two people: every box filled, scores add up.
     page.open("?game=dots%3A2x2&first=human&second=human").await;
     assert!(page.text("source").await.contains("table"));
@@ -429,31 +458,39 @@ async fn run() {
         .js("return [...document.getElementById('game').options].map(o => o.value)")
         .await;
     let listed: Vec<String> = serde_json::from_value(listed).unwrap();
-    let mut games = vec!["tictactoe", "cube", "dots:2x2", "dots:3x3"];
+    let mut games = vec!["tictactoe", "cube", "qubic", "dots:2x2", "dots:3x3"];
     if listed.iter().any(|g| g == "tictactoe:4x4") {
         games.insert(1, "tictactoe:4x4");
     }
     for (width, height) in [(1200, 900), (390, 844)] {
         page.c.set_window_size(width, height).await.unwrap();
         for game in &games {
-            // A few moves in, so marks, values and boxes all show.
-            let moves = match *game {
-                "tictactoe" => "4 0 2",
-                "tictactoe:4x4" => "5 0 10",
-                "cube" => "13 0 4",
-                "dots:2x2" => "h0,0 v0,0 h1,0 v0,1 h2,1",
-                _ => "h0,0 v0,0 h1,0 v0,1 h3,2 v2,3",
+            // A few moves in, so marks, values and boxes all show (Qubic
+            // late, where its live search answers).
+            let (start, moves) = match *game {
+                "tictactoe" => ("", "4 0 2"),
+                "tictactoe:4x4" => ("", "5 0 10"),
+                "cube" => ("", "13 0 4"),
+                "qubic" => (QUBIC_LATE, ""),
+                "dots:2x2" => ("", "h0,0 v0,0 h1,0 v0,1 h2,1"),
+                _ => ("", "h0,0 v0,0 h1,0 v0,1 h3,2 v2,3"),
             };
             for theme in ["light", "dark", "contrast"] {
                 page.js(&format!("localStorage.setItem('solvedb-theme', '{theme}')"))
                     .await;
-                let query = format!(
+                let mut query = format!(
                     "?game={}&moves={}&first=human&second=human",
                     game.replace(':', "%3A"),
                     moves.replace(' ', "+")
                 );
+                if !start.is_empty() {
+                    query.push_str(&format!("&start={}", start.replace('/', "%2F")));
+                }
                 page.open(&query).await;
                 page.check_values_shown().await;
+                // Taken first, so that a failing check below can be looked at.
+                let name = format!("{}-{theme}-{width}", game.replace(':', "-"));
+                page.screenshot(&name).await;
                 let rect = page
                     .js("const r = document.querySelector('#board .grid, #board svg').getBoundingClientRect();
                          return [r.width, r.height, r.right, window.innerWidth]")
@@ -469,8 +506,6 @@ async fn run() {
                         "{game} at {width}: {w} x {h} is not square"
                     );
                 }
-                let name = format!("{}-{theme}-{width}", game.replace(':', "-"));
-                page.screenshot(&name).await;
             }
         }
     }

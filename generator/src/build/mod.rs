@@ -136,6 +136,26 @@ pub fn check_memory<G: Buildable>(
     })
 }
 
+/// Refuses a game that has no table format ([`TablePlan::Unavailable`]
+/// in the catalogue): there is nothing to build, and every position of it
+/// is answered by live search.
+///
+/// # Errors
+///
+/// [`Error::Unsupported`](solvedb_lookup::Error::Unsupported), saying so.
+pub fn check_table_format(game: GameId) -> Result<(), solvedb_lookup::Error> {
+    if game.info().table != TablePlan::Unavailable {
+        return Ok(());
+    }
+    Err(solvedb_lookup::Error::Unsupported {
+        game,
+        reason: format!(
+            "{game} has no table format yet; every position is answered by live search: \
+             `solvedb probe {game} POSITION` (bound it with --nodes or --seconds)"
+        ),
+    })
+}
+
 /// The games `solvedb build all` builds, in the catalogue's order: those
 /// whose table ships ([`TablePlan::Default`]).
 pub fn default_set() -> Vec<GameId> {
@@ -201,9 +221,11 @@ pub struct Built {
 ///
 /// # Errors
 ///
+/// [`check_table_format`]'s refusal of a game without a table format,
 /// [`check_memory`]'s refusal of a board too big for this machine, or if
 /// the directory or the files cannot be written.
 pub fn build_into<G: Buildable>(game: &G, dir: &Path, level: Option<i32>) -> Result<Built> {
+    check_table_format(game.id())?;
     check_memory(game, physical_memory())?;
     let started = Instant::now();
     let solution = game.solve_table();

@@ -7,7 +7,9 @@ use std::path::Path;
 
 use anyhow::Result;
 use serde_json::Value as Json;
-use solvedb_lookup::{AnyValue, Error, Game, Oracle, Report, SearchLimits, Source, Wdl, with_game};
+use solvedb_lookup::{
+    AnyValue, Error, Game, Oracle, Report, SearchLimits, Source, TablePlan, Wdl, with_game,
+};
 
 use crate::build::LayerCount;
 use crate::text::{count, seconds};
@@ -116,13 +118,18 @@ pub(super) fn print_report(
         Some(side) => writeln!(out, "position {} ({side} to move)", report.position)?,
         None => writeln!(out, "position {}", report.position)?,
     }
-    let path = oracle.table_path(report.game);
+    let path = oracle
+        .table_path(report.game)
+        .filter(|_| report.game.info().table != TablePlan::Unavailable);
     let source = match (report.source, path) {
         (Source::Table, Some(path)) => format!("table {}", path.display()),
         (Source::ForcedPlay, Some(path)) => {
             format!("forced play by the rules, table {}", path.display())
         }
         (_, Some(path)) => format!("live search, no table at {}", path.display()),
+        (_, None) if oracle.dir().is_some() => {
+            format!("exact live search: {} has no table", report.game)
+        }
         (_, None) => "exact live search".to_owned(),
     };
     writeln!(

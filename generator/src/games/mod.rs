@@ -1,13 +1,15 @@
 //! Each game's generator side behind one seam, [`GeneratorGame`]: how its
 //! table is solved and laid out ([`Buildable`], what the build pipeline
 //! needs), how a table is checked against its rules, and how it is
-//! benchmarked. A game whose positions fit in memory needs
-//! nothing but the defaults; the cube and dots-and-boxes have modules of
-//! their own. The dispatch from a [`GameId`](solvedb_lookup::GameId) to its
-//! game is `solvedb_lookup::with_game!`, the one list of games.
+//! benchmarked. A game whose positions fit in memory needs nothing but
+//! the defaults; the cube, dots-and-boxes and Qubic have modules of their
+//! own. The dispatch from a [`GameId`](solvedb_lookup::GameId) to its game
+//! is `solvedb_lookup::with_game!`; the list of games is the catalogue
+//! ([`solvedb_lookup::catalogue`]).
 
 pub mod cube;
 pub mod dots;
+pub mod qubic;
 
 use std::io::Write;
 use std::ops::RangeInclusive;

@@ -32,7 +32,7 @@
 //! The header is the [`Header`] struct in bincode 1.3.3's fixed-int
 //! little-endian encoding, fields in declaration order: `game` (a `u32`
 //! variant index, 0 tic-tac-toe, 1 cube, 2 dots followed by `rows: u8`,
-//! `cols: u8`, 3 tic-tac-toe 4×4), `index` (`u32` variant of [`IndexScheme`]), `values` (`u32`
+//! `cols: u8`, 3 tic-tac-toe 4×4, 4 Qubic), `index` (`u32` variant of [`IndexScheme`]), `values` (`u32`
 //! variant of [`ValueEncoding`]), `entries: u64`, `stored: u64` (entries that
 //! hold a position), `block_entries: u32`, `generator` (a `u64` byte length
 //! and UTF-8 bytes). Index schemes: 0 = `Base3Canonical`, 1 =
@@ -158,6 +158,8 @@ pub enum GameId {
     },
     /// 4×4 tic-tac-toe, four in a row.
     TicTacToe4x4,
+    /// Qubic, 4×4×4 tic-tac-toe, four in a row.
+    Qubic,
 }
 
 impl fmt::Display for GameId {
@@ -167,13 +169,15 @@ impl fmt::Display for GameId {
             GameId::Cube => f.write_str("cube"),
             GameId::Dots { rows, cols } => write!(f, "dots:{rows}x{cols}"),
             GameId::TicTacToe4x4 => f.write_str("tictactoe:4x4"),
+            GameId::Qubic => f.write_str("qubic"),
         }
     }
 }
 
 impl GameId {
     /// The file name of this game's table: the name with `-` for `:`
-    /// (`tictactoe.sdb`, `tictactoe-4x4.sdb`, `cube.sdb`, `dots-3x4.sdb`).
+    /// (`tictactoe.sdb`, `tictactoe-4x4.sdb`, `cube.sdb`, `dots-3x4.sdb`,
+    /// `qubic.sdb`).
     pub fn table_file_name(&self) -> String {
         format!("{}.sdb", self.to_string().replace(':', "-"))
     }
@@ -181,13 +185,13 @@ impl GameId {
 
 /// The reason a game name was not understood.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game {0:?}: expected tictactoe, tictactoe:4x4, cube or dots:MxN")]
+#[error("unknown game {0:?}: expected tictactoe, tictactoe:4x4, cube, qubic or dots:MxN")]
 pub struct UnknownGame(pub String);
 
 impl FromStr for GameId {
     type Err = UnknownGame;
 
-    /// Parses `tictactoe`, `tictactoe:4x4`, `cube` or `dots:MxN` (the
+    /// Parses `tictactoe`, `tictactoe:4x4`, `cube`, `qubic` or `dots:MxN` (the
     /// [`Display`](fmt::Display) form).
     fn from_str(s: &str) -> Result<GameId, UnknownGame> {
         let unknown = || UnknownGame(s.to_owned());
@@ -195,6 +199,7 @@ impl FromStr for GameId {
             "tictactoe" => Ok(GameId::TicTacToe),
             "tictactoe:4x4" => Ok(GameId::TicTacToe4x4),
             "cube" => Ok(GameId::Cube),
+            "qubic" => Ok(GameId::Qubic),
             _ => {
                 let board = s.strip_prefix("dots:").ok_or_else(unknown)?;
                 let (rows, cols) = board.split_once('x').ok_or_else(unknown)?;
@@ -487,6 +492,12 @@ mod tests {
         header.values = ValueEncoding::MarginResolved;
         let bytes = header_options().serialize(&header).unwrap();
         assert_eq!(&bytes[10..14], &[2, 0, 0, 0]);
+        // Games without fields are their variant index alone.
+        for (game, index) in [(GameId::TicTacToe4x4, 3u8), (GameId::Qubic, 4)] {
+            header.game = game;
+            let bytes = header_options().serialize(&header).unwrap();
+            assert_eq!(&bytes[..8], &[index, 0, 0, 0, 2, 0, 0, 0], "{game}");
+        }
     }
 
     #[test]

@@ -402,7 +402,7 @@ impl Cube {
                 reason: "stones overlap or lie off the board".into(),
             });
         }
-        check_reachable(x, o, has_line)?;
+        check_reachable(u64::from(x), u64::from(o), |m| has_line(m as u32))?;
         Ok(CubeBoard { x, o })
     }
 
@@ -528,12 +528,16 @@ impl Game for Cube {
             return self.play_from_start(text);
         }
         let (x, o) = LAYOUT.parse_cells(text)?;
-        check_reachable(x, o, has_line)?;
-        Ok(CubeBoard { x, o })
+        check_reachable(x, o, |m| has_line(m as u32))?;
+        // The layout has 27 cells: both masks fit 27 bits.
+        Ok(CubeBoard {
+            x: x as u32,
+            o: o as u32,
+        })
     }
 
     fn notation(&self, board: CubeBoard) -> String {
-        LAYOUT.write_cells(board.x, board.o)
+        LAYOUT.write_cells(u64::from(board.x), u64::from(board.o))
     }
 
     /// The three layers side by side, z = 0 on the left, each row by row

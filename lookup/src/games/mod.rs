@@ -4,6 +4,7 @@
 
 pub mod cube;
 pub mod dots;
+pub mod qubic;
 pub(crate) mod stones;
 pub mod tictactoe;
 pub mod tictactoe_4x4;
@@ -54,6 +55,10 @@ macro_rules! with_game {
                 }
                 .into()),
             },
+            $crate::GameId::Qubic => {
+                let $game = &$crate::Qubic;
+                $body
+            }
         }
     };
 }
@@ -61,10 +66,13 @@ macro_rules! with_game {
 /// Whether a board of the tic-tac-toe family, X's and O's stones as cell
 /// masks, could have arisen in play: the counts fit (X moves first), and if
 /// someone owns a line (`has_line`), the game ended with their last stone.
+///
+/// Masks are `u64` so that every board of the family fits (Qubic has 64
+/// cells); smaller boards pass theirs widened.
 pub(crate) fn check_reachable(
-    x: u32,
-    o: u32,
-    has_line: impl Fn(u32) -> bool,
+    x: u64,
+    o: u64,
+    has_line: impl Fn(u64) -> bool,
 ) -> Result<(), PositionError> {
     let (xs, os) = (x.count_ones(), o.count_ones());
     if xs != os && xs != os + 1 {
@@ -83,8 +91,8 @@ pub(crate) fn check_reachable(
     };
     // The winner moved last, and some stone of theirs completed every line
     // they own: without it they had none, so the game was still going.
-    let last_stone_won = (0..u32::BITS)
-        .map(|c| 1u32 << c)
+    let last_stone_won = (0..u64::BITS)
+        .map(|c| 1u64 << c)
         .any(|bit| winner & bit != 0 && !has_line(winner & !bit));
     if moved_last && last_stone_won {
         Ok(())

@@ -32,16 +32,19 @@ pub(crate) struct Layout {
 
 impl Layout {
     /// Reads the cells of `text` (trimmed, not longer than any notation):
-    /// X's and O's stones as masks. One `/` may stand between rows, one or
-    /// two between layers.
+    /// X's and O's stones as masks (bit `i` for cell `i`; every board of
+    /// the family has at most 64 cells). One `/` may stand between rows,
+    /// one or two between layers.
     ///
     /// # Errors
     ///
     /// [`PositionError::Character`] or [`PositionError::Length`].
-    pub fn parse_cells(&self, text: &str) -> Result<(u32, u32), PositionError> {
-        let (mut x, mut o, mut cells, mut slashes) = (0u32, 0u32, 0usize, 0);
+    pub fn parse_cells(&self, text: &str) -> Result<(u64, u64), PositionError> {
+        let (mut x, mut o, mut cells, mut slashes) = (0u64, 0u64, 0usize, 0);
         for (at, ch) in text.char_indices() {
-            let bit = 1u32.checked_shl(cells as u32).unwrap_or(0);
+            // Past the 64th cell the bit is lost, but the length check
+            // below refuses such text anyway.
+            let bit = 1u64.checked_shl(cells as u32).unwrap_or(0);
             match ch {
                 'X' => x |= bit,
                 'O' => o |= bit,
@@ -77,7 +80,7 @@ impl Layout {
     }
 
     /// The notation of a board: `/` between rows, `//` between layers.
-    pub fn write_cells(&self, x: u32, o: u32) -> String {
+    pub fn write_cells(&self, x: u64, o: u64) -> String {
         let mut text = String::with_capacity(2 * self.cells);
         for cell in 0..self.cells {
             if cell > 0 && cell % self.layer == 0 {
@@ -85,7 +88,7 @@ impl Layout {
             } else if cell > 0 && cell % self.row == 0 {
                 text.push('/');
             }
-            let bit = 1 << cell;
+            let bit = 1u64 << cell;
             text.push(if x & bit != 0 {
                 'X'
             } else if o & bit != 0 {
@@ -193,7 +196,7 @@ impl<const CELLS: usize> FlatBoard<CELLS> {
                 reason: "stones overlap or lie off the board".into(),
             });
         }
-        check_reachable(u32::from(x), u32::from(o), |m| has_line(m as u16))?;
+        check_reachable(u64::from(x), u64::from(o), |m| has_line(m as u16))?;
         Ok(FlatBoard { x, o })
     }
 
@@ -217,7 +220,7 @@ impl<const CELLS: usize> FlatBoard<CELLS> {
 
     /// The board in the notation of `layout`.
     pub(crate) fn notation(self, layout: &Layout) -> String {
-        layout.write_cells(u32::from(self.x), u32::from(self.o))
+        layout.write_cells(u64::from(self.x), u64::from(self.o))
     }
 
     /// The board as a grid of `layout.row` cells a side: each cell shows

@@ -8,9 +8,9 @@ use std::time::Instant;
 use anyhow::Result;
 use solvedb_lookup::{catalogue, with_game};
 
-use crate::bench::{BenchOptions, peak_memory, table_sizes};
+use crate::bench::{BenchOptions, DEFAULT_POSITIONS, peak_memory, table_sizes};
 use crate::cli::Io;
-use crate::cli::args::{TablesArg, Target};
+use crate::cli::args::{DEFAULT_SEARCH_NODES, TablesArg, Target};
 use crate::games::GeneratorGame;
 use crate::text::seconds;
 
@@ -26,10 +26,11 @@ pub struct Args {
     /// Rounds per measurement (the median is reported).
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
     rounds: u32,
-    /// Cube: random reachable positions to probe and to play the
-    /// heuristic baseline on.
-    #[arg(long, default_value_t = 2000)]
-    positions: usize,
+    /// Random positions to measure on: the cube's and `http`'s probes and
+    /// the cube's heuristic baseline (default 2000), Qubic's live search
+    /// per stone count (default 25).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    positions: Option<u64>,
     /// Cube: search depths (plies) of the alpha-beta baseline.
     #[arg(long, value_delimiter = ',', num_args = 1.., default_values_t = [4, 6],
         value_parser = clap::value_parser!(u32).range(1..=9))]
@@ -51,14 +52,20 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
     let tables = &args.tables.tables;
     let options = BenchOptions {
         rounds: args.rounds,
-        positions: args.positions.max(1),
+        positions: args.positions.map(|n| n as usize),
         depths: args.depths,
         endgame: args.endgame,
+        search_nodes: DEFAULT_SEARCH_NODES,
     };
     match args.game {
         Target::One(game) => with_game!(game, g => g.bench(&options, out)),
         Target::All => bench_all(&options, tables, out),
-        Target::Http => servers::http(tables, args.rounds, args.positions, out),
+        Target::Http => servers::http(
+            tables,
+            args.rounds,
+            options.positions_or(DEFAULT_POSITIONS),
+            out,
+        ),
         Target::Rooms => servers::rooms(
             tables,
             args.rooms as usize,

@@ -6,7 +6,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use serde_json::Value as Json;
-use solvedb_lookup::{Error, Game, GameId, InputLine, Oracle, error_json, read_line, with_game};
+use solvedb_lookup::{
+    Error, Game, GameId, InputLine, Oracle, TablePlan, error_json, read_line, with_game,
+};
 
 use crate::cli::args::{LimitArgs, OutputArgs, TABLES_ENV, TablesArg};
 use crate::cli::output::{budget_words, print_report, report_json, report_line};
@@ -47,7 +49,13 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<i32> {
         text => g.parse(text).map(drop).map_err(Error::from),
     })
     .with_context(|| format!("probing {game} position {position:?}"))?;
-    if !oracle.has_table(game) {
+    if game.info().table == TablePlan::Unavailable {
+        writeln!(
+            io.err,
+            "solvedb: {game} has no table format yet: searching exactly, {}",
+            budget_words(oracle.limits())
+        )?;
+    } else if !oracle.has_table(game) {
         let dir = std::path::absolute(&tables).unwrap_or(tables.clone());
         writeln!(
             io.err,

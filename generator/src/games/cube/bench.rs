@@ -15,7 +15,7 @@ use solvedb_lookup::{
     Cube, CubeBoard, CubeCell, Game, GameOracle, Search, SearchLimits, Table, Tabled,
 };
 
-use crate::bench::BenchOptions;
+use crate::bench::{BenchOptions, DEFAULT_POSITIONS};
 use crate::build::build_table;
 
 /// Quiet positions (nobody threatens a cell) from games of sensible moves:
@@ -140,11 +140,9 @@ fn nanos(d: Duration) -> f64 {
 /// If the table cannot answer a position, or output fails.
 pub fn run(options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
     let BenchOptions {
-        rounds,
-        positions,
-        ref depths,
-        ..
+        rounds, ref depths, ..
     } = *options;
+    let positions = options.positions_or(DEFAULT_POSITIONS);
     let mut build_times = Vec::new();
     let mut bytes = Vec::new();
     for _ in 0..rounds {

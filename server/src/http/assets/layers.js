@@ -6,6 +6,9 @@ export function render(container, view) {
   const n = view.rules.n;
   const layers = document.createElement("div");
   layers.className = "layers";
+  // Three layers fit side by side; four (Qubic) go two by two, so that
+  // their cells stay large enough to read and to hit.
+  layers.style.setProperty("--per-row", n <= 3 ? n : 2);
   for (let z = 0; z < n; z++) {
     const figure = document.createElement("figure");
     figure.className = "layer";
