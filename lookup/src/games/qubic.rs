@@ -41,7 +41,9 @@
 //! # Ok::<(), solvedb_lookup::PositionError>(())
 //! ```
 
+pub mod prover;
 mod solver;
+pub mod threats;
 
 use std::fmt;
 use std::sync::LazyLock;
@@ -399,6 +401,47 @@ fn image_with(bytes: &MaskImages, mask: u64) -> u64 {
 /// If `s >= 192`.
 pub fn mask_image(s: usize, mask: u64) -> u64 {
     image_with(&SYMMETRY_BYTES[s], mask)
+}
+
+/// `INVERSES[s]`: the cell map of the inverse of symmetry `s`
+/// (`INVERSES[s][SYMMETRIES[s][c]] == c`).
+pub static INVERSES: LazyLock<Box<[[u8; CELLS]]>> = LazyLock::new(|| {
+    SYMMETRIES
+        .iter()
+        .map(|map| {
+            let mut inverse = [0u8; CELLS];
+            for (c, &image) in map.iter().enumerate() {
+                inverse[usize::from(image)] = c as u8;
+            }
+            inverse
+        })
+        .collect()
+});
+
+/// The least image of a board (X's mask first, then O's) and a symmetry
+/// that maps the board onto it: [`Game::canonical`] with its witness, so
+/// that a move found on the canonical board maps back
+/// ([`INVERSES`]`[s]`).
+pub fn canonical_with_symmetry(board: QubicBoard) -> (QubicBoard, usize) {
+    let bytes = &*SYMMETRY_BYTES;
+    let mut best = (board.x, board.o, 0);
+    for (s, images) in bytes.iter().enumerate().skip(1) {
+        let ix = image_with(images, board.x);
+        if ix > best.0 {
+            continue;
+        }
+        let io = image_with(images, board.o);
+        if ix < best.0 || io < best.1 {
+            best = (ix, io, s);
+        }
+    }
+    (
+        QubicBoard {
+            x: best.0,
+            o: best.1,
+        },
+        best.2,
+    )
 }
 
 /// Qubic, 4×4×4 tic-tac-toe. See the [module documentation](self).

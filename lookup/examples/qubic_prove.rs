@@ -1,0 +1,195 @@
+//! Experiments with the Qubic prover: `qubic_prove [MOVES] [--mib N] [--threats N]`.
+
+use std::time::Instant;
+
+use solvedb_lookup::games::qubic::prover::Verdict;
+use solvedb_lookup::games::qubic::prover::{Attacker, Prover, ProverLimits};
+use solvedb_lookup::games::qubic::threats;
+use solvedb_lookup::testkit::Rng;
+use solvedb_lookup::{ExactSolver, Game, Qubic, QubicBoard, QubicSolver, SearchLimits};
+
+/// Careful random play (complete, block, else random) to `stones` stones.
+fn careful(rng: &mut Rng, stones: u32) -> Option<QubicBoard> {
+    let mut board = Qubic.start();
+    while board.stones() < stones {
+        let moves = Qubic.moves(board);
+        if moves.is_empty() {
+            return None;
+        }
+        let (me, you) = board.mover_and_other();
+        let empty = board.empty();
+        let urgent = [threats(me, empty), threats(you, empty)]
+            .into_iter()
+            .find(|&c| c != 0);
+        let mv = match urgent {
+            Some(cells) => *rng.pick(
+                &moves
+                    .iter()
+                    .copied()
+                    .filter(|m| cells >> m.index() & 1 != 0)
+                    .collect::<Vec<_>>(),
+            ),
+            None => *rng.pick(&moves),
+        };
+        board = Qubic.play(board, mv).0;
+    }
+    Qubic.terminal_score(board).is_none().then_some(board)
+}
+
+fn check(stones: u32, count: usize, limits: ProverLimits) {
+    let mut rng = Rng::new(u64::from(stones) * 7919);
+    let (mut done, mut agree, mut unknown) = (0, 0, 0);
+    let (mut solver_time, mut prover_time) = (0.0, 0.0);
+    while done < count {
+        let Some(board) = careful(&mut rng, stones) else {
+            continue;
+        };
+        let started = Instant::now();
+        let mut solver = QubicSolver::new(SearchLimits {
+            nodes: Some(20_000_000),
+            ..SearchLimits::default()
+        });
+        let Ok(score) = solver.score(board) else {
+            continue;
+        };
+        solver_time += started.elapsed().as_secs_f64();
+        done += 1;
+        let attacker = if board.x_to_move() {
+            Attacker::X
+        } else {
+            Attacker::O
+        };
+        let mut prover = Prover::new(attacker, limits);
+        let started = Instant::now();
+        let verdict = prover.prove(board);
+        prover_time += started.elapsed().as_secs_f64();
+        match verdict {
+            Ok(v) => {
+                if (v == Verdict::Proved) == (score > 0) {
+                    agree += 1;
+                } else {
+                    println!(
+                        "DISAGREE {} score {score} verdict {v:?}",
+                        Qubic.notation(board)
+                    );
+                }
+                if v == Verdict::Proved {
+                    let mv = prover.winning_move(board).unwrap().unwrap();
+                    let child = Qubic
+                        .play(board, solvedb_lookup::QubicCell::new(mv).unwrap())
+                        .0;
+                    let mut solver = QubicSolver::new(SearchLimits::default());
+                    let child_score = solver.score(child).unwrap();
+                    if child_score >= 0 {
+                        println!(
+                            "BAD MOVE {} move {mv} child {child_score}",
+                            Qubic.notation(board)
+                        );
+                    }
+                }
+            }
+            Err(e) => {
+                unknown += 1;
+                println!("unknown {}: {e}", Qubic.notation(board));
+            }
+        }
+    }
+    println!(
+        "{done} positions with {stones} stones: {agree} agree, {unknown} unknown; solver {solver_time:.2} s, prover {prover_time:.2} s"
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut limits = ProverLimits::default();
+    let mut moves = String::new();
+    let mut trace = 0;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--mib" => {
+                limits.table_bytes = args[i + 1].parse::<u64>().unwrap() << 20;
+                i += 1;
+            }
+            "--threats" => {
+                limits.threat_budget = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--no-estimate" => limits.estimate = false,
+            "--trace" => {
+                trace = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--nodes" => {
+                limits.nodes = Some(args[i + 1].parse().unwrap());
+                i += 1;
+            }
+            "--suite" => {
+                let stones: u32 = args[i + 1].parse().unwrap();
+                let count: usize = args[i + 2].parse().unwrap();
+                suite(stones, count, limits);
+                return;
+            }
+            "--check" => {
+                let stones: u32 = args[i + 1].parse().unwrap();
+                let count: usize = args[i + 2].parse().unwrap();
+                check(stones, count, limits);
+                return;
+            }
+            m => {
+                moves.push_str(m);
+                moves.push(' ');
+            }
+        }
+        i += 1;
+    }
+    let board = if moves.trim().is_empty() {
+        Qubic.start()
+    } else {
+        Qubic.parse(moves.trim()).unwrap()
+    };
+    let mut prover = Prover::new(Attacker::X, limits);
+    prover.trace_depth = trace;
+    let started = Instant::now();
+    let verdict = prover.prove(board);
+    println!("{verdict:?} in {:.2?}", started.elapsed());
+    println!("{:?}", prover.stats());
+    println!("table {:?}", prover.table_use());
+    println!(
+        "threat failures (nodes, exhausted) {:?}",
+        prover.threat_failures()
+    );
+}
+
+/// Calm positions with X to move from careful play, each proved within
+/// the limits: totals, for comparing versions of the prover.
+fn suite(stones: u32, count: usize, limits: ProverLimits) {
+    let mut rng = Rng::new(u64::from(stones) * 104_729);
+    let mut done = 0;
+    let (mut proved, mut disproved, mut unknown, mut nodes, mut mids) = (0, 0, 0, 0u64, 0u64);
+    let started = Instant::now();
+    while done < count {
+        let Some(board) = careful(&mut rng, stones) else {
+            continue;
+        };
+        let (me, you) = board.mover_and_other();
+        let empty = board.empty();
+        if !board.x_to_move() || threats(me, empty) != 0 || threats(you, empty) != 0 {
+            continue;
+        }
+        done += 1;
+        let mut prover = Prover::new(Attacker::X, limits);
+        let verdict = prover.prove(board);
+        nodes += prover.nodes();
+        mids += prover.stats().mid_calls;
+        match verdict {
+            Ok(Verdict::Proved) => proved += 1,
+            Ok(Verdict::Disproved) => disproved += 1,
+            Err(_) => unknown += 1,
+        }
+    }
+    println!(
+        "{count} positions with {stones} stones: {proved} proved, {disproved} disproved, {unknown} unknown; {nodes} nodes, {mids} mid calls, {:.2?}",
+        started.elapsed()
+    );
+}

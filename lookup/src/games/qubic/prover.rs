@@ -1,0 +1,805 @@
+//! [`Prover`]: depth-first proof-number search (df-pn) with threat
+//! sequences at the nodes, which proves that one side of a Qubic position
+//! wins.
+
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+use crate::games::qubic::solver::has_pairing;
+use crate::games::qubic::threats::{ThreatLine, ThreatSearch};
+use crate::games::qubic::{
+    INVERSES, QubicBoard, QubicCell, SYMMETRIES, SYMMETRY_COUNT, line_cells, mask_image,
+};
+
+/// A proof or disproof number: the least number of leaves still to be
+/// solved to prove (disprove) a node. [`INFINITE`] is a solved node's other
+/// number.
+pub type ProofNumber = u32;
+
+/// A number too large for any sum: a proved node's disproof number, a
+/// disproved node's proof number.
+pub const INFINITE: ProofNumber = u32::MAX / 4;
+
+/// Which side the prover tries to prove a win for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Attacker {
+    /// X, the first player.
+    X,
+    /// O.
+    O,
+}
+
+/// What a proof search found about a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attacker wins.
+    Proved,
+    /// The attacker does not win (the defender wins or it is a draw).
+    Disproved,
+}
+
+/// How a [`Prover`] searches and what it may spend.
+#[derive(Copy, Clone, Debug)]
+pub struct ProverLimits {
+    /// Memory for the proof table, in bytes.
+    pub table_bytes: u64,
+    /// The most nodes (proof-search nodes and threat-search nodes together)
+    /// over the prover's life; `None` for no limit.
+    pub nodes: Option<u64>,
+    /// The longest one call to [`Prover::prove`] may take.
+    pub time: Option<Duration>,
+    /// The node budget of one threat search ([`THREAT_BUDGET`] unless
+    /// measuring).
+    pub threat_budget: u64,
+    /// Whether a new AND node's proof number is estimated
+    /// (`estimate_defences`) rather than 1.
+    pub estimate: bool,
+}
+
+/// The node budget of every threat search whose result a table relies on:
+/// the probe of a strategy resolves the positions the table leaves out with
+/// exactly this search, so it is part of the table format.
+pub const THREAT_BUDGET: u64 = 20_000;
+
+impl Default for ProverLimits {
+    fn default() -> ProverLimits {
+        ProverLimits {
+            table_bytes: 64 << 20,
+            nodes: None,
+            time: None,
+            threat_budget: THREAT_BUDGET,
+            estimate: true,
+        }
+    }
+}
+
+/// Counters of a [`Prover`], for measuring.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct ProverStats {
+    /// Calls of the proof search's recursion (`mid`).
+    pub mid_calls: u64,
+    /// Nodes expanded: their children generated and evaluated.
+    pub expansions: u64,
+    /// Threat searches started.
+    pub threat_searches: u64,
+    /// Threat searches that found a line.
+    pub threat_wins: u64,
+    /// Nodes of every threat search.
+    pub threat_nodes: u64,
+    /// Defender moves answered by the line found for a pass (a hint that
+    /// still worked).
+    pub hinted_wins: u64,
+    /// Defender moves outside the zone of that line (answered without a
+    /// search).
+    pub zone_wins: u64,
+}
+
+/// Depth-first proof-number search (Nagai 2002, "Df-pn algorithm for
+/// searching AND/OR trees and its applications"; as surveyed by Kishimoto,
+/// Winands, Müller and Saito, "Game-tree search using proof numbers: the
+/// first twenty years", ICGA Journal 35(3), 2012) over Qubic positions, in
+/// which a node of the attacker (an OR node) is proved by a threat line
+/// where one exists ([`ThreatSearch`], Allis's threat-space search), and a
+/// node of the defender (an AND node) has as children only the defender's
+/// moves that the attacker's threat line for a pass does not still beat.
+///
+/// - **OR nodes** (the attacker to move): a win in 1, a fork, or a threat
+///   line proves the node; a defender with two threats, or a pairing
+///   strategy of the defender against every line the attacker can still
+///   complete, disproves it; a single threat of the defender leaves the
+///   block as the only move; otherwise every empty cell on a line someone
+///   can still complete is a move.
+/// - **AND nodes** (the defender to move): a win of the defender in 1
+///   disproves the node; two threats of the attacker prove it, one leaves the
+///   block as the only move; otherwise each defender move is a child, and a
+///   child is proved at once when the attacker has a threat line after it.
+///   The line the attacker would have if the defender passed is tried first
+///   (Allis's null move: a defender stone never helps the attacker, so if
+///   the attacker has no line after a pass it has none after any move, and
+///   no child is searched for one).
+/// - **Transpositions** by the canonical form under the 192 symmetries: every
+///   node is the least image of its board, so symmetric moves are one child.
+/// - **Thresholds** with the 1 + ε trick (Pawlewicz and Lew 2007) against
+///   the thrashing of plain df-pn.
+/// - **Memory**: a table of fixed size ([`ProverLimits::table_bytes`]); a
+///   node that lost its entry is searched again when it is needed.
+#[derive(Debug)]
+pub struct Prover {
+    attacker: Attacker,
+    limits: ProverLimits,
+    table: ProofTable,
+    threats: ThreatSearch,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stats: ProverStats,
+    depth: usize,
+    /// Nodes this shallow print their children's numbers as they change.
+    pub trace_depth: usize,
+}
+
+/// One child of a node being searched.
+#[derive(Copy, Clone, Debug)]
+struct Child {
+    /// The move, in the parent's frame.
+    cell: u8,
+    /// The child's canonical board (its table key).
+    key: QubicBoard,
+    pn: ProofNumber,
+    dn: ProofNumber,
+}
+
+/// A board's images under the 192 symmetries (index 0 the board itself):
+/// the children's images follow by adding the image of one cell to each,
+/// so a child's canonical form costs 192 ORs and compares, not 192 mask
+/// maps through lookup tables (which took four fifths of the time).
+type Images = [(u64, u64); SYMMETRY_COUNT];
+
+/// The images of a board, by the lookup tables (once per search).
+fn images_of(board: QubicBoard) -> Box<Images> {
+    let mut images = Box::new([(0, 0); SYMMETRY_COUNT]);
+    for (s, image) in images.iter_mut().enumerate() {
+        *image = (mask_image(s, board.x), mask_image(s, board.o));
+    }
+    images
+}
+
+/// The images of the board after a move on `cell` by X (`x_moves`) or O.
+fn child_images(images: &Images, cell: u8, x_moves: bool, out: &mut Images) {
+    for (s, (image, parent)) in out.iter_mut().zip(images).enumerate() {
+        let bit = 1u64 << SYMMETRIES[s][usize::from(cell)];
+        *image = if x_moves {
+            (parent.0 | bit, parent.1)
+        } else {
+            (parent.0, parent.1 | bit)
+        };
+    }
+}
+
+/// The least image (X's mask first) and a symmetry giving it.
+fn least(images: &Images) -> (QubicBoard, usize) {
+    let mut best = (images[0].0, images[0].1, 0);
+    for (s, &(x, o)) in images.iter().enumerate().skip(1) {
+        if x < best.0 || (x == best.0 && o < best.1) {
+            best = (x, o, s);
+        }
+    }
+    (
+        QubicBoard {
+            x: best.0,
+            o: best.1,
+        },
+        best.2,
+    )
+}
+
+/// The least image of the board after a move, without building its images.
+fn least_after(images: &Images, cell: u8, x_moves: bool) -> (QubicBoard, usize) {
+    let mut best = (u64::MAX, u64::MAX, 0);
+    for (s, &(x, o)) in images.iter().enumerate() {
+        let bit = 1u64 << SYMMETRIES[s][usize::from(cell)];
+        let (x, o) = if x_moves { (x | bit, o) } else { (x, o | bit) };
+        if x < best.0 || (x == best.0 && o < best.1) {
+            best = (x, o, s);
+        }
+    }
+    (
+        QubicBoard {
+            x: best.0,
+            o: best.1,
+        },
+        best.2,
+    )
+}
+
+/// The ε of the 1 + ε trick, as a fraction `EPSILON_NUM / EPSILON_DEN`.
+const EPSILON_NUM: u64 = 1;
+const EPSILON_DEN: u64 = 4;
+
+/// What the evaluation of a node found without searching its children.
+enum Evaluation {
+    Solved(Verdict, Option<u8>),
+    /// Not solved; the moves to search (cell masks of the board as given).
+    Open(u64),
+}
+
+impl Prover {
+    /// A prover of wins for `attacker` within `limits`.
+    pub fn new(attacker: Attacker, limits: ProverLimits) -> Prover {
+        Prover {
+            attacker,
+            limits,
+            table: ProofTable::new(limits.table_bytes),
+            threats: ThreatSearch::new(limits.threat_budget),
+            nodes: 0,
+            deadline: None,
+            stats: ProverStats::default(),
+            depth: 0,
+            trace_depth: 0,
+        }
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> ProverStats {
+        let mut stats = self.stats;
+        stats.threat_nodes = self.threats.total_nodes();
+        stats
+    }
+
+    /// Entries in use in the proof table, and its capacity.
+    pub fn table_use(&self) -> (usize, usize) {
+        (self.table.used, self.table.entries.len())
+    }
+
+    /// Nodes spent so far (proof-search and threat-search nodes).
+    pub fn nodes(&self) -> u64 {
+        self.nodes + self.threats.total_nodes()
+    }
+
+    fn attacker_to_move(&self, board: QubicBoard) -> bool {
+        board.x_to_move() == (self.attacker == Attacker::X)
+    }
+
+    /// The attacker's stones and the defender's.
+    fn sides(&self, board: QubicBoard) -> (u64, u64) {
+        match self.attacker {
+            Attacker::X => (board.x, board.o),
+            Attacker::O => (board.o, board.x),
+        }
+    }
+
+    /// Whether the attacker wins `board` (which must not be over).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] when the
+    /// limits run out first.
+    pub fn prove(&mut self, board: QubicBoard) -> Result<Verdict, Error> {
+        self.deadline = self.limits.time.map(|t| Instant::now() + t);
+        let images = images_of(board);
+        let (pn, dn) = self.mid(&images, INFINITE - 1, INFINITE - 1)?;
+        if pn == 0 {
+            Ok(Verdict::Proved)
+        } else if dn == 0 {
+            Ok(Verdict::Disproved)
+        } else {
+            // Thresholds of INFINITE - 1 are only reached by a solved node.
+            Err(Error::BudgetExhausted {
+                budget: self.nodes(),
+            })
+        }
+    }
+
+    /// A winning move of the attacker (to move) in a position it wins, in
+    /// the frame of the board given: from the table, or by proving the
+    /// position again where the table lost it. `None` if the attacker does
+    /// not win.
+    ///
+    /// # Errors
+    ///
+    /// As [`prove`](Prover::prove).
+    pub fn winning_move(&mut self, board: QubicBoard) -> Result<Option<u8>, Error> {
+        if let Evaluation::Solved(verdict, mv) = self.evaluate(board, &[]) {
+            return Ok(mv.filter(|_| verdict == Verdict::Proved));
+        }
+        let images = images_of(board);
+        let (key, symmetry) = least(&images);
+        let inverse = &INVERSES[symmetry];
+        for attempt in 0..2 {
+            if let Some(entry) = self.table.get(key) {
+                if entry.pn == 0 && entry.mv != NO_MOVE {
+                    return Ok(Some(inverse[usize::from(entry.mv)]));
+                }
+                if entry.dn == 0 {
+                    return Ok(None);
+                }
+            }
+            if attempt == 0 && self.prove(board)? == Verdict::Disproved {
+                return Ok(None);
+            }
+        }
+        // Proved, but the table kept no move: find one among the children.
+        let (attacker, defender) = self.sides(board);
+        let mut moves = !(attacker | defender);
+        while moves != 0 {
+            let cell = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            if self.prove(board.with_move(QubicCell(cell)))? == Verdict::Proved {
+                return Ok(Some(cell));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Threat-search nodes of failed calls, and calls that ran out.
+    pub fn threat_failures(&self) -> (u64, u64) {
+        (self.threats.failed_nodes, self.threats.exhausted)
+    }
+
+    /// Counts a node and checks the limits.
+    fn visit(&mut self) -> Result<(), Error> {
+        self.nodes += 1;
+        self.stats.mid_calls += 1;
+        if let Some(limit) = self.limits.nodes {
+            if self.nodes() > limit {
+                return Err(Error::BudgetExhausted { budget: limit });
+            }
+        }
+        if self.nodes & 0xff == 0 {
+            if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time) {
+                if Instant::now() > deadline {
+                    return Err(Error::TimeExhausted {
+                        millis: time.as_millis() as u64,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn threat_line(&mut self, attacker: u64, defender: u64, hint: &[u8]) -> Option<ThreatLine> {
+        self.stats.threat_searches += 1;
+        let line = self.threats.find_with_hint(attacker, defender, hint);
+        if line.is_some() {
+            self.stats.threat_wins += 1;
+        }
+        line
+    }
+
+    /// What the rules and the threat search say about a canonical board
+    /// before its children are searched. `hint`: a line to try first at an
+    /// OR node.
+    fn evaluate(&mut self, board: QubicBoard, hint: &[u8]) -> Evaluation {
+        let (attacker, defender) = self.sides(board);
+        let empty = !(attacker | defender);
+        if empty == 0 {
+            return Evaluation::Solved(Verdict::Disproved, None);
+        }
+        let mine = line_cells(attacker, defender);
+        let theirs = line_cells(defender, attacker);
+        if self.attacker_to_move(board) {
+            if mine.threats != 0 {
+                let mv = mine.threats.trailing_zeros() as u8;
+                return Evaluation::Solved(Verdict::Proved, Some(mv));
+            }
+            match theirs.threats.count_ones() {
+                0 => {}
+                1 => {
+                    // The block is the only move; it may still start a line.
+                    if theirs.threats & mine.forks != 0 {
+                        let mv = theirs.threats.trailing_zeros() as u8;
+                        return Evaluation::Solved(Verdict::Proved, Some(mv));
+                    }
+                    if theirs.threats & mine.pairs != 0 {
+                        if let Some(line) = self.threat_line(attacker, defender, hint) {
+                            return Evaluation::Solved(Verdict::Proved, Some(line.first()));
+                        }
+                    }
+                    return Evaluation::Open(theirs.threats);
+                }
+                _ => return Evaluation::Solved(Verdict::Disproved, None),
+            }
+            if mine.forks != 0 {
+                let mv = mine.forks.trailing_zeros() as u8;
+                return Evaluation::Solved(Verdict::Proved, Some(mv));
+            }
+            if mine.live == 0 || has_pairing(attacker, defender) {
+                return Evaluation::Solved(Verdict::Disproved, None);
+            }
+            if let Some(line) = self.threat_line(attacker, defender, hint) {
+                return Evaluation::Solved(Verdict::Proved, Some(line.first()));
+            }
+            // Dead cells (on no line anyone can complete) are passes, never
+            // better than a live cell (see `QubicSolver`).
+            Evaluation::Open(mine.live | theirs.live)
+        } else {
+            if theirs.threats != 0 {
+                return Evaluation::Solved(Verdict::Disproved, None);
+            }
+            match mine.threats.count_ones() {
+                0 => {}
+                1 => return Evaluation::Open(mine.threats),
+                _ => return Evaluation::Solved(Verdict::Proved, None),
+            }
+            if mine.live == 0 || has_pairing(attacker, defender) {
+                return Evaluation::Solved(Verdict::Disproved, None);
+            }
+            // Every move of the defender, dead cells too: the strategy must
+            // answer each.
+            Evaluation::Open(empty)
+        }
+    }
+
+    /// The children of a board whose evaluation left `moves` open, each
+    /// once up to symmetry, with their numbers from the table or from their
+    /// own evaluation (stored).
+    fn expand(&mut self, board: QubicBoard, images: &Images, moves: u64) -> Vec<Child> {
+        self.stats.expansions += 1;
+        let or_node = self.attacker_to_move(board);
+        let x_moves = board.x_to_move();
+        let mut children: Vec<Child> = Vec::with_capacity(moves.count_ones() as usize);
+        let mut rest = moves;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let (key, _) = least_after(images, cell, x_moves);
+            if children.iter().any(|c| c.key == key) {
+                continue;
+            }
+            children.push(Child {
+                cell,
+                key,
+                pn: 1,
+                dn: 1,
+            });
+        }
+        // The attacker's line for a pass, tried first in every child of a
+        // defender's node (only needed for children the table has not seen).
+        let mut pass_line: Option<Option<ThreatLine>> = None;
+        let mut pass_zone: Option<u64> = None;
+        for child in &mut children {
+            if let Some(entry) = self.table.get(child.key) {
+                (child.pn, child.dn) = (entry.pn, entry.dn);
+                continue;
+            }
+            let after = board.with_move(QubicCell(child.cell));
+            let hint: Option<ThreatLine> = if or_node {
+                None
+            } else {
+                *pass_line.get_or_insert_with(|| {
+                    let (attacker, defender) = self.sides(board);
+                    self.stats.threat_searches += 1;
+                    let line = self.threats.find(attacker, defender);
+                    if let Some(line) = &line {
+                        self.stats.threat_wins += 1;
+                        pass_zone = Some(line.zone(attacker, defender));
+                    }
+                    line
+                })
+            };
+            if let Some((line, zone)) = hint.as_ref().zip(pass_zone) {
+                if zone >> child.cell & 1 == 0 {
+                    // Outside the line's zone: the line still wins.
+                    self.stats.zone_wins += 1;
+                    let (_, symmetry) = least_after(images, child.cell, x_moves);
+                    let mv = SYMMETRIES[symmetry][usize::from(line.first())];
+                    (child.pn, child.dn) = (0, INFINITE);
+                    self.table.put(child.key, 0, INFINITE, Some(mv), 1);
+                    continue;
+                }
+            }
+            let evaluation = if !or_node && hint.is_none() {
+                // No line after a pass: none after any defender move
+                // either, so the child's threat search is skipped.
+                self.evaluate_without_threats(after)
+            } else {
+                let evaluation = self.evaluate(after, hint.as_ref().map_or(&[], |l| l.moves()));
+                if hint.is_some() && matches!(evaluation, Evaluation::Solved(Verdict::Proved, _)) {
+                    self.stats.hinted_wins += 1;
+                }
+                evaluation
+            };
+            let (mut pn, dn, mv) = numbers(&evaluation);
+            if or_node && self.limits.estimate && matches!(evaluation, Evaluation::Open(_)) {
+                pn = self.estimate_defences(after);
+            }
+            (child.pn, child.dn) = (pn, dn);
+            let mv = mv.map(|m| {
+                let (_, symmetry) = least_after(images, child.cell, x_moves);
+                SYMMETRIES[symmetry][usize::from(m)]
+            });
+            self.table.put(child.key, pn, dn, mv, 1);
+        }
+        children
+    }
+
+    /// The initial proof number of an open AND node: how many defender
+    /// moves look as if they need an answer. One if the attacker threatens
+    /// (the block is forced); else, if the attacker has a threat line
+    /// after a pass, the cells of its zone (the defences outside it lose to
+    /// the line); else every empty cell.
+    fn estimate_defences(&mut self, board: QubicBoard) -> ProofNumber {
+        let (attacker, defender) = self.sides(board);
+        if line_cells(attacker, defender).threats != 0 {
+            return 1;
+        }
+        match self.threat_line(attacker, defender, &[]) {
+            Some(line) => line.zone(attacker, defender).count_ones().max(1),
+            None => board.empty().count_ones(),
+        }
+    }
+
+    /// [`evaluate`](Prover::evaluate) of an OR node without its threat
+    /// search (known to fail).
+    fn evaluate_without_threats(&mut self, board: QubicBoard) -> Evaluation {
+        let (attacker, defender) = self.sides(board);
+        let mine = line_cells(attacker, defender);
+        let theirs = line_cells(defender, attacker);
+        if mine.threats != 0 {
+            return Evaluation::Solved(Verdict::Proved, Some(mine.threats.trailing_zeros() as u8));
+        }
+        match theirs.threats.count_ones() {
+            0 => {}
+            1 => return Evaluation::Open(theirs.threats),
+            _ => return Evaluation::Solved(Verdict::Disproved, None),
+        }
+        if mine.forks != 0 {
+            return Evaluation::Solved(Verdict::Proved, Some(mine.forks.trailing_zeros() as u8));
+        }
+        if mine.live == 0 {
+            return Evaluation::Solved(Verdict::Disproved, None);
+        }
+        Evaluation::Open(mine.live | theirs.live)
+    }
+
+    /// The multiple iterative deepening of df-pn at the board whose images
+    /// are `images`: searches until its proof number reaches `thpn` or its
+    /// disproof number `thdn`, and returns both.
+    fn mid(
+        &mut self,
+        images: &Images,
+        thpn: ProofNumber,
+        thdn: ProofNumber,
+    ) -> Result<(ProofNumber, ProofNumber), Error> {
+        self.visit()?;
+        let board = QubicBoard {
+            x: images[0].0,
+            o: images[0].1,
+        };
+        let (key, symmetry) = least(images);
+        let to_key = |mv: u8| SYMMETRIES[symmetry][usize::from(mv)];
+        let moves = match self.evaluate_cached(board, key)? {
+            Evaluation::Solved(verdict, mv) => {
+                let (pn, dn) = solved(verdict);
+                self.table.put(key, pn, dn, mv.map(to_key), 1);
+                return Ok((pn, dn));
+            }
+            Evaluation::Open(moves) => moves,
+        };
+        let start = self.nodes();
+        let mut children = self.expand(board, images, moves);
+        let or_node = self.attacker_to_move(board);
+        let x_moves = board.x_to_move();
+        let mut next: Images = [(0, 0); SYMMETRY_COUNT];
+        loop {
+            let (pn, dn, best, second) = combine(&children, or_node);
+            if pn >= thpn || dn >= thdn || pn == 0 || dn == 0 {
+                let mv = (or_node && pn == 0).then(|| to_key(children[best].cell));
+                let work = self.nodes() - start;
+                self.table.put(key, pn, dn, mv, work);
+                return Ok((pn, dn));
+            }
+            let child = children[best];
+            let (thpn_child, thdn_child) = if or_node {
+                (
+                    thpn.min(epsilon(second)),
+                    sub(thdn, dn.saturating_sub(child.dn)),
+                )
+            } else {
+                (
+                    sub(thpn, pn.saturating_sub(child.pn)),
+                    thdn.min(epsilon(second)),
+                )
+            };
+            child_images(images, child.cell, x_moves, &mut next);
+            self.depth += 1;
+            let result = self.mid(&next, thpn_child, thdn_child);
+            self.depth -= 1;
+            let (cpn, cdn) = result?;
+            children[best].pn = cpn;
+            children[best].dn = cdn;
+            if self.depth < self.trace_depth {
+                let summary: Vec<String> = children
+                    .iter()
+                    .map(|c| format!("{}:{}/{}", c.cell, c.pn, c.dn))
+                    .collect();
+                eprintln!(
+                    "{:indent$}depth {} nodes {} [{}]",
+                    "",
+                    self.depth,
+                    self.nodes(),
+                    summary.join(" "),
+                    indent = self.depth * 2
+                );
+            }
+        }
+    }
+
+    /// [`evaluate`](Prover::evaluate), skipping the threat search of an OR
+    /// node that the table has seen (its search failed when it was stored).
+    fn evaluate_cached(&mut self, board: QubicBoard, key: QubicBoard) -> Result<Evaluation, Error> {
+        if self.attacker_to_move(board) && self.table.get(key).is_some() {
+            Ok(self.evaluate_without_threats(board))
+        } else {
+            Ok(self.evaluate(board, &[]))
+        }
+    }
+}
+
+/// The numbers of an evaluation: a solved node's, or `(1, 1)`.
+fn numbers(evaluation: &Evaluation) -> (ProofNumber, ProofNumber, Option<u8>) {
+    match *evaluation {
+        Evaluation::Solved(verdict, mv) => {
+            let (pn, dn) = solved(verdict);
+            (pn, dn, mv)
+        }
+        Evaluation::Open(_) => (1, 1, None),
+    }
+}
+
+fn solved(verdict: Verdict) -> (ProofNumber, ProofNumber) {
+    match verdict {
+        Verdict::Proved => (0, INFINITE),
+        Verdict::Disproved => (INFINITE, 0),
+    }
+}
+
+/// `a - b`, at least 1 (a threshold below 1 would stop at once).
+fn sub(a: ProofNumber, b: ProofNumber) -> ProofNumber {
+    a.saturating_sub(b).max(1)
+}
+
+/// The 1 + ε trick's threshold from the second-best child's number.
+fn epsilon(second: ProofNumber) -> ProofNumber {
+    if second >= INFINITE {
+        return INFINITE;
+    }
+    let s = u64::from(second);
+    (s + (s * EPSILON_NUM).div_ceil(EPSILON_DEN)).min(u64::from(INFINITE)) as ProofNumber
+}
+
+/// A node's numbers from its children's, the child to search (the best)
+/// and the second-best child's selecting number.
+fn combine(children: &[Child], or_node: bool) -> (ProofNumber, ProofNumber, usize, ProofNumber) {
+    let mut best = 0;
+    let mut best_value = INFINITE;
+    let mut second = INFINITE;
+    let mut total: u64 = 0;
+    for (i, child) in children.iter().enumerate() {
+        let (select, add) = if or_node {
+            (child.pn, child.dn)
+        } else {
+            (child.dn, child.pn)
+        };
+        total += u64::from(add);
+        if select < best_value {
+            second = best_value;
+            best_value = select;
+            best = i;
+        } else if select < second {
+            second = select;
+        }
+    }
+    let total = total.min(u64::from(INFINITE)) as ProofNumber;
+    if or_node {
+        (best_value, total, best, second)
+    } else {
+        (total, best_value, best, second)
+    }
+}
+
+/// The move of an entry that has none.
+const NO_MOVE: u8 = u8::MAX;
+
+/// One proof-table entry: a canonical board and its numbers.
+#[derive(Copy, Clone, Debug, Default)]
+struct Entry {
+    x: u64,
+    o: u64,
+    pn: ProofNumber,
+    dn: ProofNumber,
+    /// Nodes spent under the entry, for replacement (more is dearer).
+    work: u32,
+    /// A proved OR node's winning move, or [`NO_MOVE`].
+    mv: u8,
+    used: bool,
+}
+
+/// The proof table: buckets of four entries, the entry that cost the least
+/// work replaced first; solved entries are kept over open ones.
+#[derive(Debug)]
+struct ProofTable {
+    entries: Vec<Entry>,
+    bits: u32,
+    used: usize,
+}
+
+const BUCKET: usize = 4;
+
+impl ProofTable {
+    fn new(bytes: u64) -> ProofTable {
+        let entries = (bytes / size_of::<Entry>() as u64).max(BUCKET as u64);
+        let bits = 63 - entries.leading_zeros();
+        ProofTable {
+            entries: vec![Entry::default(); 1 << bits],
+            bits,
+            used: 0,
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, board: QubicBoard) -> usize {
+        let mut h = board.x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ board.o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        h ^= h >> 29;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        (h >> (64 - self.bits)) as usize & !(BUCKET - 1)
+    }
+
+    fn get(&self, board: QubicBoard) -> Option<Entry> {
+        let at = self.bucket(board);
+        self.entries[at..at + BUCKET]
+            .iter()
+            .find(|e| e.used && e.x == board.x && e.o == board.o)
+            .copied()
+    }
+
+    fn put(
+        &mut self,
+        board: QubicBoard,
+        pn: ProofNumber,
+        dn: ProofNumber,
+        mv: Option<u8>,
+        work: u64,
+    ) {
+        let at = self.bucket(board);
+        let bucket = &mut self.entries[at..at + BUCKET];
+        let entry = Entry {
+            x: board.x,
+            o: board.o,
+            pn,
+            dn,
+            work: work.min(u64::from(u32::MAX)) as u32,
+            mv: mv.unwrap_or(NO_MOVE),
+            used: true,
+        };
+        if let Some(same) = bucket
+            .iter_mut()
+            .find(|e| e.used && e.x == board.x && e.o == board.o)
+        {
+            let keep_work = same.work.max(entry.work);
+            let keep_move = if entry.mv == NO_MOVE {
+                same.mv
+            } else {
+                entry.mv
+            };
+            *same = Entry {
+                work: keep_work,
+                mv: if pn == 0 { keep_move } else { entry.mv },
+                ..entry
+            };
+            return;
+        }
+        if let Some(free) = bucket.iter_mut().find(|e| !e.used) {
+            *free = entry;
+            self.used += 1;
+            return;
+        }
+        // Replace the cheapest, open entries before solved ones.
+        let rank = |e: &Entry| (e.pn == 0 || e.dn == 0, e.work);
+        let victim = bucket
+            .iter_mut()
+            .min_by_key(|e| rank(e))
+            .expect("a bucket has entries");
+        *victim = entry;
+    }
+}

@@ -1,0 +1,328 @@
+//! Threat sequences ([`ThreatSearch`]): Qubic's wins by threats alone, the
+//! threat-space search at the nodes of the prover.
+
+use crate::games::qubic::{LINE_DEGREE, LINES, LINES_THROUGH, line_cells};
+
+/// The most attacker moves a threat line holds: a line adds an attacker
+/// stone and a defender stone per step, so 64 cells allow 32.
+pub const MAX_LINE: usize = 32;
+
+/// A forced win by threats: the attacker's moves from the position, each
+/// but the last threatening to complete a line, so that the defender's
+/// reply to each is forced (block or lose at once); the last completes a
+/// line. The defender's replies follow from the moves and are not kept.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ThreatLine {
+    moves: [u8; MAX_LINE],
+    len: u8,
+}
+
+impl ThreatLine {
+    /// The attacker's moves, the completing one last.
+    pub fn moves(&self) -> &[u8] {
+        &self.moves[..usize::from(self.len)]
+    }
+
+    /// The first move, the one to play now.
+    pub fn first(&self) -> u8 {
+        self.moves[0]
+    }
+
+    /// The *zone* of the line in the position it was found in
+    /// (`attacker` to move against `defender`): the empty cells where a
+    /// defender stone, placed before the line is played, could change it.
+    /// A defender stone anywhere else leaves the line winning as it is, so
+    /// a defender move outside the zone is answered by the line without a
+    /// search (the relevance zone of threat-space search).
+    ///
+    /// The zone holds the cells the line plays (the attacker's moves, the
+    /// defender's forced replies, both threats of the final fork), which
+    /// are all the cells of every line that makes a threat in it; and every
+    /// cell of each line without a stone of the attacker before the line
+    /// that holds two or more defender stones by its end: only there can
+    /// an extra defender stone make three, a threat the attacker would have
+    /// to answer, or a line of four. A stone elsewhere makes no defender
+    /// threat at any step (a line through it has at most one other defender
+    /// stone, or an attacker stone from the start), takes no cell the line
+    /// uses, and leaves every threat of the attacker's moves as it was, so
+    /// every reply is forced as before.
+    pub fn zone(&self, attacker: u64, defender: u64) -> u64 {
+        let empty = !(attacker | defender);
+        let (mut a, mut d) = (attacker, defender);
+        let mut used = 0u64;
+        for &cell in self.moves() {
+            used |= 1 << cell;
+            a |= 1 << cell;
+            let threats = line_cells(a, d).threats;
+            used |= threats;
+            if threats.count_ones() != 1 {
+                // The completion (no threats left) or the fork.
+                break;
+            }
+            d |= threats;
+        }
+        let mut zone = used;
+        for &line in &LINES {
+            if line & attacker == 0 && (line & d).count_ones() >= 2 {
+                zone |= line;
+            }
+        }
+        zone & empty
+    }
+
+    /// Plies from the position to the completed line against the longest
+    /// defence: the defender's forced reply after every move but the last
+    /// (every other reply loses one ply sooner).
+    pub fn plies(&self) -> u8 {
+        2 * self.len - 1
+    }
+}
+
+/// The search for a [`ThreatLine`] of the side to move, the *attacker*:
+/// Allis's threat-space search (Allis, *Searching for Solutions in Games
+/// and Artificial Intelligence*, 1994, ch. 3–4; Allis and Schoo, "Qubic
+/// solved again", 1992) where a threat is what it is in Qubic, three stones
+/// of a line whose fourth cell is empty. The defender has one reply to a
+/// threat that does not lose at once, the block, so the only choices are the
+/// attacker's and a line is a proof that the attacker wins:
+///
+/// - the attacker completes a line if it can (a win in 1);
+/// - else, if the defender threatens two cells, there is no line; if it
+///   threatens one, the attacker must take that cell, and the line goes on
+///   only if that block threatens;
+/// - else the attacker plays a cell that makes a threat: one that makes two
+///   at once (a *fork*: two lines with two attacker stones and two empty
+///   cells meeting there) wins in 3, one that makes one forces the block,
+///   and the search goes on from there.
+///
+/// Depth first, with the positions that have no line remembered for the
+/// rest of the call (their subtrees were searched through, so the failure is
+/// exact, whatever order reached them). A call is a pure function of the
+/// position and the budget: nothing carries over from one call to the next
+/// but allocated memory, so the prover and a probe of its strategy find the
+/// same line. A call that exceeds its budget finds nothing.
+#[derive(Debug)]
+pub struct ThreatSearch {
+    budget: u64,
+    nodes: u64,
+    /// Nodes over every call, for measuring.
+    total: u64,
+    /// Nodes of the calls that found nothing, and calls that ran out.
+    pub failed_nodes: u64,
+    /// Calls that ran out of budget.
+    pub exhausted: u64,
+    failed: Vec<Failed>,
+    generation: u32,
+    line: [u8; MAX_LINE],
+    hint: [u8; MAX_LINE],
+    hint_len: usize,
+}
+
+/// A remembered failure: the position and the call it belongs to.
+#[derive(Copy, Clone, Debug, Default)]
+struct Failed {
+    attacker: u64,
+    defender: u64,
+    generation: u32,
+}
+
+/// Remembered failures per call (a power of two; later ones overwrite).
+const FAILED_SLOTS: usize = 1 << 12;
+
+/// Why a search stopped without a line: the budget ran out.
+struct Exhausted;
+
+impl ThreatSearch {
+    /// A search that gives up a call after `budget` nodes.
+    pub fn new(budget: u64) -> ThreatSearch {
+        ThreatSearch {
+            budget,
+            nodes: 0,
+            total: 0,
+            failed_nodes: 0,
+            exhausted: 0,
+            failed: vec![Failed::default(); FAILED_SLOTS],
+            generation: 0,
+            line: [0; MAX_LINE],
+            hint: [0; MAX_LINE],
+            hint_len: 0,
+        }
+    }
+
+    /// Nodes searched over every call.
+    pub fn total_nodes(&self) -> u64 {
+        self.total
+    }
+
+    /// A threat line of `attacker` (to move) against `defender`, if one
+    /// exists within the budget.
+    pub fn find(&mut self, attacker: u64, defender: u64) -> Option<ThreatLine> {
+        self.find_with_hint(attacker, defender, &[])
+    }
+
+    /// As [`find`](ThreatSearch::find), trying the moves of `hint` first (a
+    /// line found in a similar position): where it still works, it is found
+    /// at once. A hint changes which line is found and how fast, so only the
+    /// prover uses one; probes call [`find`](ThreatSearch::find).
+    pub fn find_with_hint(
+        &mut self,
+        attacker: u64,
+        defender: u64,
+        hint: &[u8],
+    ) -> Option<ThreatLine> {
+        self.nodes = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Every slot's generation is stale again after a wrap.
+            self.failed.fill(Failed::default());
+            self.generation = 1;
+        }
+        self.hint_len = hint.len().min(MAX_LINE);
+        self.hint[..self.hint_len].copy_from_slice(&hint[..self.hint_len]);
+        let found = self.attack_root(attacker, defender);
+        self.total += self.nodes;
+        match found {
+            Ok(Some(len)) => {
+                let mut moves = [0; MAX_LINE];
+                moves[..len].copy_from_slice(&self.line[..len]);
+                Some(ThreatLine {
+                    moves,
+                    len: len as u8,
+                })
+            }
+            Ok(None) => {
+                self.failed_nodes += self.nodes;
+                None
+            }
+            Err(Exhausted) => {
+                self.failed_nodes += self.nodes;
+                self.exhausted += 1;
+                None
+            }
+        }
+    }
+
+    fn slot(attacker: u64, defender: u64) -> usize {
+        let h = attacker.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ defender.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (h >> (64 - FAILED_SLOTS.trailing_zeros())) as usize
+    }
+
+    /// The length of a line from the position (its moves in `line[0..]`),
+    /// or `None`.
+    fn attack_root(&mut self, attacker: u64, defender: u64) -> Result<Option<usize>, Exhausted> {
+        let threats = line_cells(attacker, defender).threats;
+        if threats != 0 {
+            self.nodes += 1;
+            self.line[0] = threats.trailing_zeros() as u8;
+            return Ok(Some(1));
+        }
+        let theirs = line_cells(defender, attacker).threats;
+        self.attack(attacker, defender, theirs, 0)
+    }
+
+    /// The length of a line from a position where the attacker, to move,
+    /// threatens nothing and the defender threatens `theirs` (its moves in
+    /// `line[depth..]`), or `None`.
+    fn attack(
+        &mut self,
+        attacker: u64,
+        defender: u64,
+        theirs: u64,
+        depth: usize,
+    ) -> Result<Option<usize>, Exhausted> {
+        if self.nodes >= self.budget {
+            return Err(Exhausted);
+        }
+        self.nodes += 1;
+        if theirs.count_ones() >= 2 || depth + 2 >= MAX_LINE {
+            return Ok(None);
+        }
+        let mine = line_cells(attacker, defender);
+        let candidates = if theirs != 0 {
+            theirs & mine.pairs
+        } else {
+            mine.pairs
+        };
+        if candidates == 0 {
+            return Ok(None);
+        }
+        let forks = candidates & mine.forks;
+        if forks != 0 {
+            // Two threats at once: the defender blocks one (it has no
+            // threat to win with first), the other completes.
+            let fork = forks.trailing_zeros() as u8;
+            self.line[depth] = fork;
+            let after = line_cells(attacker | 1 << fork, defender).threats;
+            self.line[depth + 1] = (after & !(1 << after.trailing_zeros())).trailing_zeros() as u8;
+            return Ok(Some(depth + 2));
+        }
+        let slot = Self::slot(attacker, defender);
+        let seen = self.failed[slot];
+        if seen.generation == self.generation
+            && seen.attacker == attacker
+            && seen.defender == defender
+        {
+            return Ok(None);
+        }
+        let mut rest = candidates;
+        // The hint's move for this depth first, where it is a candidate.
+        let hinted = (depth < self.hint_len)
+            .then(|| self.hint[depth])
+            .filter(|&c| c < 64 && candidates >> c & 1 != 0);
+        if let Some(c) = hinted {
+            rest &= !(1 << c);
+        }
+        let mut next = hinted;
+        loop {
+            let cell = match next.take() {
+                Some(c) => c,
+                None if rest == 0 => break,
+                None => {
+                    let c = rest.trailing_zeros() as u8;
+                    rest &= rest - 1;
+                    c
+                }
+            };
+            let played = attacker | 1 << cell;
+            // One threat (no fork here), on the one line through the cell
+            // with two attacker stones and no defender's: the block is
+            // forced.
+            let block = threat_made(played, defender, cell);
+            let blocked = defender | block;
+            let after = (theirs & !(1 << cell)) | threats_through(blocked, played, block);
+            self.line[depth] = cell;
+            if let Some(len) = self.attack(played, blocked, after, depth + 1)? {
+                return Ok(Some(len));
+            }
+        }
+        self.failed[slot] = Failed {
+            attacker,
+            defender,
+            generation: self.generation,
+        };
+        Ok(None)
+    }
+}
+
+/// The cells where `stones` (just played on `cell`) threaten to complete a
+/// line through `cell` against `blockers`: the empty cell of each line
+/// through it with three of `stones` and none of `blockers`.
+#[inline]
+fn threat_made(stones: u64, blockers: u64, cell: u8) -> u64 {
+    threats_through(stones, blockers, 1 << cell)
+}
+
+/// The threats of `stones` on the lines through the one cell of `at`.
+#[inline]
+fn threats_through(stones: u64, blockers: u64, at: u64) -> u64 {
+    let cell = at.trailing_zeros() as usize;
+    let mut threats = 0;
+    for &line in &LINES_THROUGH[cell][..usize::from(LINE_DEGREE[cell])] {
+        let line = LINES[usize::from(line)];
+        if line & blockers == 0 && (line & stones).count_ones() == 3 {
+            threats |= line & !stones;
+        }
+    }
+    threats
+}
