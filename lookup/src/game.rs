@@ -242,6 +242,27 @@ pub trait Tabled: Game {
         self.decode(canonical, slot, entry)
     }
 
+    /// What a table of this game says about any legal position: its score
+    /// and how it is known, or `None` where the table does not cover the
+    /// position (a table of part of the game: Qubic's holds the first
+    /// player's winning strategy), which is then searched. The default: the
+    /// table covers every position, exactly ([`table_score`](Tabled::table_score)).
+    ///
+    /// # Errors
+    ///
+    /// A [`TableError`] if an entry the probe reads is corrupt.
+    fn table_probe<D: AsRef<[u8]>>(
+        &self,
+        table: &Table<D>,
+        position: Self::Position,
+    ) -> Result<Option<Probed>, TableError> {
+        Ok(Some(Probed {
+            score: self.table_score(table, position)?,
+            at_most: false,
+            by_rules: self.settled_by_rules(position),
+        }))
+    }
+
     /// Refuses a table header that does not describe a table of this game.
     ///
     /// # Errors
@@ -275,6 +296,23 @@ pub trait Tabled: Game {
         }
         Ok(())
     }
+}
+
+/// What a table says about a position it covers ([`Tabled::table_probe`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Probed {
+    /// The score for the side to move: exact, or with [`at_most`](Probed::at_most)
+    /// the score of the slowest end the table promises.
+    pub score: Score,
+    /// Whether the plies are an upper bound: the result is exact and the
+    /// game ends no later than the score says, by a winning strategy (the
+    /// winner may win sooner). A bounded loss means the winner's strategy
+    /// ends the game within that many plies, whatever the loser plays.
+    pub at_most: bool,
+    /// Whether the rules settled the position by forced play (a source of
+    /// [`Source::ForcedPlay`](crate::Source::ForcedPlay)) rather than a
+    /// stored entry.
+    pub by_rules: bool,
 }
 
 /// How much a live search may spend before it answers "unknown within the

@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::error::Error;
 use crate::format::{Table, TableError};
-use crate::game::{SearchLimits, Tabled};
+use crate::game::{Probed, SearchLimits, Tabled};
 use crate::search::Search;
 use crate::value::Score;
 
@@ -47,6 +47,22 @@ pub struct MoveValue<G: Tabled> {
     pub value: G::Value,
     /// The same as a [`Score`] of the position before the move.
     pub score: Score,
+    /// Whether the plies are an upper bound (a strategy's; the result is
+    /// exact): see [`Probed::at_most`].
+    pub at_most: bool,
+}
+
+/// A position's value alone, and how it is known.
+#[derive(Debug)]
+pub struct Probe<G: Tabled> {
+    /// Its value for the side to move.
+    pub value: G::Value,
+    /// The same as a [`Score`].
+    pub score: Score,
+    /// Whether the plies are an upper bound (see [`Probed::at_most`]).
+    pub at_most: bool,
+    /// Where the value came from.
+    pub source: Source,
 }
 
 /// Everything known about a position: its value and every move's.
@@ -58,10 +74,18 @@ pub struct Answer<G: Tabled> {
     pub value: G::Value,
     /// The same as a [`Score`].
     pub score: Score,
-    /// Every legal move, best first (ties in move order).
+    /// Every legal move whose value is known, best first (ties in move
+    /// order): every legal move, but where a table covers the position and
+    /// not all of its moves (a strategy covers the moves it plays, and the
+    /// defences to them).
     pub moves: Vec<MoveValue<G>>,
     /// Where the values came from.
     pub source: Source,
+    /// Whether the value's plies are an upper bound (see [`Probed::at_most`]).
+    pub at_most: bool,
+    /// The legal moves missing from [`moves`](Answer::moves): those a table
+    /// that covers the position does not cover (they are not searched).
+    pub unknown: Vec<G::Move>,
 }
 
 /// Perfect-play answers for one game: from its table if one was given, from
@@ -146,12 +170,18 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
     }
 
     /// Where the value of `position` comes from: [`Source::ForcedPlay`]
-    /// where the rules settle it without the table, else
-    /// [`source`](GameOracle::source).
+    /// where the rules settle it without the table, [`Source::Search`]
+    /// where no table covers it, else [`Source::Table`]. (It probes the
+    /// table; [`answer`](GameOracle::answer) and
+    /// [`probe_value`](GameOracle::probe_value) say it too.)
     pub fn source_of(&self, position: G::Position) -> Source {
-        match self.table {
-            Some(_) if self.game.settled_by_rules(position) => Source::ForcedPlay,
-            _ => self.source(),
+        match &self.table {
+            Some(table) => match self.game.table_probe(table, position) {
+                Ok(Some(probed)) => source(probed),
+                Ok(None) => Source::Search,
+                Err(_) => Source::Table,
+            },
+            None => Source::Search,
         }
     }
 
@@ -162,26 +192,61 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
     /// A [`TableError`] if the table is corrupt where the position lies,
     /// [`Error::BudgetExhausted`] if a budgeted search runs out.
     pub fn probe(&self, position: G::Position) -> Result<G::Value, Error> {
-        let score = self.score_with(position, &mut self.new_search())?;
-        Ok(self.game.value(position, score))
+        Ok(self.probe_value(position)?.value)
     }
 
-    /// The value of a position and of every legal move, best first.
+    /// The value of a position for the side to move, whether its plies are
+    /// a bound, and where it came from.
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](GameOracle::probe).
+    pub fn probe_value(&self, position: G::Position) -> Result<Probe<G>, Error> {
+        let (score, at_most, source) = self.look_up(position, &mut self.new_search())?;
+        Ok(Probe {
+            value: self.game.value(position, score),
+            score,
+            at_most,
+            source,
+        })
+    }
+
+    /// The value of a position and of every legal move, best first. Where
+    /// a table covers the position, the moves are those it covers (every
+    /// move, but for a table of part of the game); where none does, every
+    /// move is searched.
     ///
     /// # Errors
     ///
     /// As [`probe`](GameOracle::probe).
     pub fn answer(&self, position: G::Position) -> Result<Answer<G>, Error> {
         let mut search = self.new_search();
-        let score = self.score_with(position, &mut search)?;
+        let (score, at_most, source) = self.look_up(position, &mut search)?;
         let mut moves = Vec::new();
+        let mut unknown = Vec::new();
         for mv in self.game.moves(position) {
             let (child, transition) = self.game.play(position, mv);
-            let move_score = transition.backup(self.score_with(child, &mut search)?);
+            let child = match (&self.table, source) {
+                (Some(table), Source::Table | Source::ForcedPlay) => {
+                    match self.game.table_probe(table, child)? {
+                        Some(probed) => (probed.score, probed.at_most),
+                        None => {
+                            unknown.push(mv);
+                            continue;
+                        }
+                    }
+                }
+                _ => {
+                    let (score, at_most, _) = self.look_up(child, &mut search)?;
+                    (score, at_most)
+                }
+            };
+            let move_score = transition.backup(child.0);
             moves.push(MoveValue {
                 mv,
                 value: self.game.value(position, move_score),
                 score: move_score,
+                at_most: child.1,
             });
         }
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -190,23 +255,37 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
             value: self.game.value(position, score),
             score,
             moves,
-            source: self.source_of(position),
+            source,
+            at_most,
+            unknown,
         })
+    }
+
+    /// The score of a position, whether it is a bound, and where it came
+    /// from: the table where it covers the position, else `search`.
+    fn look_up(
+        &self,
+        position: G::Position,
+        search: &mut Search<'_, G>,
+    ) -> Result<(Score, bool, Source), Error> {
+        if let Some(table) = &self.table {
+            if let Some(probed) = self.game.table_probe(table, position)? {
+                return Ok((probed.score, probed.at_most, source(probed)));
+            }
+        }
+        Ok((search.score(position)?, false, Source::Search))
     }
 
     fn new_search(&self) -> Search<'_, G> {
         Search::with_limits(&self.game, self.limits)
     }
+}
 
-    /// The score of a position from the table, or from `search`.
-    pub(crate) fn score_with(
-        &self,
-        position: G::Position,
-        search: &mut Search<'_, G>,
-    ) -> Result<Score, Error> {
-        match &self.table {
-            Some(table) => Ok(self.game.table_score(table, position)?),
-            None => search.score(position),
-        }
+/// Where a table's answer came from.
+fn source(probed: Probed) -> Source {
+    if probed.by_rules {
+        Source::ForcedPlay
+    } else {
+        Source::Table
     }
 }

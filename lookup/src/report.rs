@@ -33,16 +33,26 @@ pub struct Report {
     pub value: AnyValue,
     /// Where the answer came from.
     pub source: Source,
-    /// Every legal move, best first (empty when only the value was asked).
+    /// Every legal move, best first (empty when only the value was asked),
+    /// but those in [`unknown`](Report::unknown).
     pub moves: Vec<MoveReport>,
+    /// Legal moves whose values are not known: where a table of part of
+    /// the game (Qubic's strategy) covers the position but not the move.
+    pub unknown: Vec<String>,
 }
 
-/// The JSON fields of a value: `result` and `plies`, or `value`.
+/// The JSON fields of a value: `result` and `plies` (and `plies_bound`:
+/// `at_most` where the plies are a strategy's upper bound), or `value`.
 fn value_fields(value: AnyValue, into: &mut Map<String, Json>) {
     match value {
         AnyValue::Outcome(o) => {
             into.insert("result".into(), json!(o.wdl.as_str()));
             into.insert("plies".into(), json!(o.plies));
+        }
+        AnyValue::AtMost(o) => {
+            into.insert("result".into(), json!(o.wdl.as_str()));
+            into.insert("plies".into(), json!(o.plies));
+            into.insert("plies_bound".into(), json!("at_most"));
         }
         AnyValue::Margin(m) => {
             into.insert("value".into(), json!(m));
@@ -79,6 +89,9 @@ impl Report {
             })
             .collect();
         object.insert("moves".into(), Json::Array(moves));
+        if !self.unknown.is_empty() {
+            object.insert("unknown_moves".into(), json!(self.unknown));
+        }
         Json::Object(object)
     }
 
@@ -152,7 +165,10 @@ pub fn mainline<G: Tabled, D: AsRef<[u8]>>(
     let mut value = None;
     loop {
         let answer = oracle.answer(position)?;
-        value.get_or_insert(answer.value);
+        value.get_or_insert_with(|| {
+            let value: AnyValue = answer.value.into();
+            if answer.at_most { value.at_most() } else { value }
+        });
         let Some(best) = answer.moves.first() else {
             break;
         };
@@ -162,7 +178,7 @@ pub fn mainline<G: Tabled, D: AsRef<[u8]>>(
     Ok(Mainline {
         game: game.id(),
         position: game.notation(start),
-        value: value.expect("the loop answers the start").into(),
+        value: value.expect("the loop answers the start"),
         source: oracle.source_of(start),
         moves,
         last: game.notation(position),
@@ -220,8 +236,15 @@ pub fn report<G: Tabled, D: AsRef<[u8]>>(
 ) -> Result<Report, Error> {
     let game = oracle.game();
     let position = game.parse(text)?;
-    let (value, moves) = match want {
-        Want::Value => (oracle.probe(position)?, Vec::new()),
+    let bounded = |value: G::Value, at_most: bool| {
+        let value: AnyValue = value.into();
+        if at_most { value.at_most() } else { value }
+    };
+    let (value, source, moves, unknown) = match want {
+        Want::Value => {
+            let probe = oracle.probe_value(position)?;
+            (bounded(probe.value, probe.at_most), probe.source, Vec::new(), Vec::new())
+        }
         Want::Moves | Want::Best => {
             let answer = oracle.answer(position)?;
             let moves = answer
@@ -229,18 +252,20 @@ pub fn report<G: Tabled, D: AsRef<[u8]>>(
                 .iter()
                 .map(|m| MoveReport {
                     mv: m.mv.to_string(),
-                    value: m.value.into(),
+                    value: bounded(m.value, m.at_most),
                 })
                 .collect();
-            (answer.value, moves)
+            let unknown = answer.unknown.iter().map(ToString::to_string).collect();
+            (bounded(answer.value, answer.at_most), answer.source, moves, unknown)
         }
     };
     Ok(Report {
         game: game.id(),
         position: game.notation(position),
         to_move: game.side_to_move(position),
-        value: value.into(),
-        source: oracle.source_of(position),
+        value,
+        source,
         moves,
+        unknown,
     })
 }

@@ -205,6 +205,32 @@ pub enum AnyValue {
     Outcome(Outcome),
     /// Dots-and-boxes: the net number of unclaimed boxes the player wins.
     Margin(i32),
+    /// Tic-tac-toe family, from a winning strategy (Qubic's table): the
+    /// result is exact, the plies an upper bound. A win "in at most N":
+    /// following the strategy wins within N plies whatever the defence (a
+    /// faster win may exist); a loss "in at most N": the winner's strategy
+    /// ends the game within N plies whatever the loser plays.
+    AtMost(Outcome),
+}
+
+impl AnyValue {
+    /// The value with its plies made an upper bound: an
+    /// [`Outcome`](AnyValue::Outcome) becomes [`AtMost`](AnyValue::AtMost),
+    /// other values are unchanged.
+    pub fn at_most(self) -> AnyValue {
+        match self {
+            AnyValue::Outcome(o) => AnyValue::AtMost(o),
+            other => other,
+        }
+    }
+
+    /// The outcome of a tic-tac-toe-family value, exact or bounded.
+    pub fn outcome(self) -> Option<Outcome> {
+        match self {
+            AnyValue::Outcome(o) | AnyValue::AtMost(o) => Some(o),
+            AnyValue::Margin(_) => None,
+        }
+    }
 }
 
 impl From<Outcome> for AnyValue {
@@ -224,6 +250,7 @@ impl fmt::Display for AnyValue {
         match self {
             AnyValue::Outcome(o) => o.fmt(f),
             AnyValue::Margin(m) => write!(f, "{m:+}"),
+            AnyValue::AtMost(o) => write!(f, "{} in at most {}", o.wdl, o.plies),
         }
     }
 }

@@ -30,6 +30,9 @@ pub struct Solution {
     /// Non-zero entries: the canonical reachable positions, but for the
     /// don't-care ones of games that resolve some by rule.
     pub stored: u64,
+    /// Lines the build report adds after the counts (Qubic: the proof's
+    /// figures); empty for most games.
+    pub notes: Vec<String>,
 }
 
 impl Solution {
@@ -65,6 +68,7 @@ impl Solution {
             layers,
             entries,
             stored,
+            notes: Vec::new(),
         }
     }
 

@@ -61,6 +61,16 @@ pub trait Buildable: Tabled + Copy {
         solve(self, Self::BLOCK_ENTRIES)
     }
 
+    /// [`solve_table`](Buildable::solve_table) for games whose solve can
+    /// fail (Qubic's proof); what the pipeline calls. The default cannot.
+    ///
+    /// # Errors
+    ///
+    /// The solve's failure.
+    fn try_solve_table(&self) -> Result<Solution> {
+        Ok(self.solve_table())
+    }
+
     /// The memory the solve needs at least, in bytes, checked before a
     /// build starts ([`check_memory`]). The default: a byte per slot for
     /// dense tables (both the layer-by-layer solve and the dots retrograde
@@ -228,7 +238,7 @@ pub fn build_into<G: Buildable>(game: &G, dir: &Path, level: Option<i32>) -> Res
     check_table_format(game.id())?;
     check_memory(game, physical_memory())?;
     let started = Instant::now();
-    let solution = game.solve_table();
+    let solution = game.try_solve_table()?;
     let solve_time = started.elapsed();
     let level = level.unwrap_or_else(|| default_level(solution.entries.len() as u64));
     let bytes = encode_solution(game, &solution, level);

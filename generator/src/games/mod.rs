@@ -66,6 +66,18 @@ pub trait GeneratorGame: Buildable {
         Ok(())
     }
 
+    /// `solvedb export GAME`: writes the game's table as text, one line per
+    /// entry in the game's own format, and returns the lines written. The
+    /// default refuses: only Qubic's strategy has a text export so far.
+    ///
+    /// # Errors
+    ///
+    /// A game without an export, a corrupt table, or output that fails.
+    fn export(&self, table: &Table<Vec<u8>>, out: &mut dyn Write) -> Result<u64> {
+        let _ = (table, out);
+        bail!("{} has no text export (qubic has: `solvedb export qubic`)", self.id())
+    }
+
     /// `solvedb bench GAME`: the default measures table probes against live
     /// search on the same positions, and the build ([`bench::run`]).
     ///

@@ -36,8 +36,9 @@
 //! variant of [`ValueEncoding`]), `entries: u64`, `stored: u64` (entries that
 //! hold a position), `block_entries: u32`, `generator` (a `u64` byte length
 //! and UTF-8 bytes). Index schemes: 0 = `Base3Canonical`, 1 =
-//! `SortedKeys`, 2 = `EdgeMaskCanonical`; value encodings: 0 = `OutcomePlies`, 1 = `Margin`,
-//! 2 = `MarginResolved` (new in version 2)
+//! `SortedKeys`, 2 = `EdgeMaskCanonical`, 3 = `SortedWideKeys`; value
+//! encodings: 0 = `OutcomePlies`, 1 = `Margin`, 2 = `MarginResolved` (new in
+//! version 2), 3 = `StrategyMoves`
 //! (see [`IndexScheme`] and [`ValueEncoding`] for what their slots and bytes
 //! mean). A test pins these bytes, so the format never silently
 //! depends on a crate's defaults.
@@ -63,6 +64,22 @@
 //! `entries` = `P·E + 8N`. A probe reads the fence (its `P` blocks, kept once
 //! decoded), then decodes the one record block that can hold the key and
 //! searches it.
+//!
+//! With [`IndexScheme::SortedWideKeys`] (variant 3) the records are wider:
+//! a 16-byte key (a `u128`, little-endian) and two entry bytes, 18 bytes a
+//! record. `block_entries` = `E` must be a multiple of 18; a block holds
+//! `R = E / 18` records, and `F = ceil(N / R)` record blocks follow a fence
+//! of 16-byte keys:
+//!
+//! | entry bytes | content |
+//! |---|---|
+//! | `0 .. 16F` | the fence: `F` keys, `u128`, the first key of each record block |
+//! | `16F .. P·E` | zero padding, up to the next whole block (`P = ceil(16F / E)`) |
+//! | `P·E .. P·E+18N` | `N` records: `key: u128`, then the two entry bytes |
+//!
+//! Keys are strictly ascending; what the entry bytes mean is the value
+//! encoding's ([`ValueEncoding::StrategyMoves`]: a move and a bound).
+//! `entries` = `P·E + 18N`. A fence key may lie across two blocks.
 //!
 //! # Checks
 //!
@@ -102,6 +119,7 @@
 
 mod codec;
 mod read;
+mod wide;
 mod write;
 
 use std::fmt;
@@ -115,6 +133,7 @@ pub use codec::{
     encode_outcome,
 };
 pub use read::Table;
+pub use wide::{WIDE_KEY_BYTES, WIDE_RECORD_BYTES, WideRecord, wide_entries};
 pub use write::{
     StoredBlock, assemble_table, compress_blocks, encode_table, remove_stale_temporaries, reseal,
     sorted_entries, write_atomically,
@@ -227,6 +246,11 @@ pub enum IndexScheme {
     /// [`crate::games::dots`]), `2^edges` slots; only canonical masks (the
     /// least of their symmetric images) are filled.
     EdgeMaskCanonical,
+    /// Sparse with wide keys: `stored` records of a 128-bit key and two
+    /// entry bytes, sorted by key, after a fence of each block's first key
+    /// (byte layout in [`crate::format`]). The game defines the keys (Qubic:
+    /// canonical positions, X's mask in the high 64 bits, O's in the low).
+    SortedWideKeys,
 }
 
 impl fmt::Display for IndexScheme {
@@ -236,6 +260,9 @@ impl fmt::Display for IndexScheme {
             IndexScheme::Base3Canonical => "dense: one slot per base-3 board, canonical positions",
             IndexScheme::SortedKeys => "sparse: records of a key and an entry, sorted by key",
             IndexScheme::EdgeMaskCanonical => "dense: one slot per edge set, canonical positions",
+            IndexScheme::SortedWideKeys => {
+                "sparse: records of a 128-bit key and two entry bytes, sorted by key"
+            }
         })
     }
 }
@@ -248,6 +275,9 @@ impl fmt::Display for ValueEncoding {
             ValueEncoding::Margin => "net boxes won by the side to move",
             ValueEncoding::MarginResolved => {
                 "boxes won by the side to move; positions with a free capture resolved by rule"
+            }
+            ValueEncoding::StrategyMoves => {
+                "the first player's winning strategy: a move and a bound on the plies to the win"
             }
         })
     }
@@ -281,6 +311,16 @@ pub enum ValueEncoding {
     /// 2`, [`encode_boxes_won`]). Such tables hold long runs of 0 that
     /// compress to almost nothing.
     MarginResolved,
+    /// A winning strategy of the first player, with
+    /// [`IndexScheme::SortedWideKeys`]: the two entry bytes of a record are
+    /// the strategy's move in the stored (canonical) position, a cell
+    /// `0..64`, and an upper bound on the plies to the win if the first
+    /// player follows the strategy, whatever the defence (odd, at least
+    /// 3). Positions the rules and a threat search settle are not stored;
+    /// the game resolves them at probe time (Qubic: see
+    /// `lookup/src/games/qubic/strategy.rs`), and a position the strategy
+    /// never reaches is not in the table at all.
+    StrategyMoves,
 }
 
 /// What a table holds; see the [module documentation](self) for its bytes.
@@ -492,6 +532,10 @@ mod tests {
         header.values = ValueEncoding::MarginResolved;
         let bytes = header_options().serialize(&header).unwrap();
         assert_eq!(&bytes[10..14], &[2, 0, 0, 0]);
+        header.index = IndexScheme::SortedWideKeys;
+        header.values = ValueEncoding::StrategyMoves;
+        let bytes = header_options().serialize(&header).unwrap();
+        assert_eq!(&bytes[6..14], &[3, 0, 0, 0, 3, 0, 0, 0]);
         // Games without fields are their variant index alone.
         for (game, index) in [(GameId::TicTacToe4x4, 3u8), (GameId::Qubic, 4)] {
             header.game = game;

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::{
-    BlockRecord, CHECKSUM_LEN, FORMAT_VERSION, Header, KEY_LIMIT, MAGIC, MAX_BLOCK_ENTRIES,
+    BlockRecord, IndexScheme, CHECKSUM_LEN, FORMAT_VERSION, Header, KEY_LIMIT, MAGIC, MAX_BLOCK_ENTRIES,
     MAX_HEADER_LEN, PREFIX_LEN, RAW, RECORD_BYTES, RECORD_LEN, TableError, ZSTD, header_options,
     read_u32, read_u64,
 };
@@ -107,7 +107,14 @@ impl<D: AsRef<[u8]>> Table<D> {
                 header.block_entries
             )));
         }
-        if !header.index.is_dense() {
+        if header.index == IndexScheme::SortedWideKeys {
+            if header.wide_entries() != Some(header.entries) {
+                return Err(TableError::Header(format!(
+                    "{} wide records in blocks of {} bytes do not make {} entry bytes",
+                    header.stored, header.block_entries, header.entries
+                )));
+            }
+        } else if !header.index.is_dense() {
             let expected = header.sorted_layout().and_then(|(_, _, fence_blocks)| {
                 fence_blocks
                     .checked_mul(u64::from(header.block_entries))?
@@ -231,7 +238,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         BlockRecord::parse(&self.bytes()[at..at + RECORD_LEN])
     }
 
-    fn block(&self, block: u64) -> Result<&[u8], TableError> {
+    pub(super) fn block(&self, block: u64) -> Result<&[u8], TableError> {
         let cell = &self.decoded[block as usize];
         if let Some(decoded) = cell.get() {
             return Ok(decoded);
@@ -261,7 +268,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// [`TableError::Header`] if the table is not sorted-keys; a checksum or
     /// decoding error if a block it reads is corrupt.
     pub fn sorted_entry(&self, key: u64) -> Result<Option<u8>, TableError> {
-        if self.header.index.is_dense() {
+        if self.header.index != IndexScheme::SortedKeys {
             return Err(TableError::Header(format!(
                 "{:?} tables hold no sorted keys",
                 self.header.index
@@ -315,7 +322,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         let layout = self
             .header
             .sorted_layout()
-            .filter(|_| !self.header.index.is_dense());
+            .filter(|_| self.header.index == IndexScheme::SortedKeys);
         let Some((_, _, fence_blocks)) = layout.filter(|_| index < self.header.stored) else {
             return Err(TableError::Size(format!(
                 "record {index} of a table with {} sorted records",
@@ -327,7 +334,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok((record & (KEY_LIMIT - 1), (record >> 56) as u8))
     }
 
-    fn decode_block(&self, block: u64) -> Result<Box<[u8]>, TableError> {
+    pub(super) fn decode_block(&self, block: u64) -> Result<Box<[u8]>, TableError> {
         let record = self.record(block);
         let start = record.offset as usize;
         let stored = &self.bytes()[start..start + record.stored_len as usize];
@@ -366,6 +373,9 @@ impl<D: AsRef<[u8]> + Sync> Table<D> {
             return Err(TableError::Checksum {
                 part: "file".into(),
             });
+        }
+        if self.header.index == IndexScheme::SortedWideKeys {
+            return self.verify_wide();
         }
         if !self.header.index.is_dense() {
             return self.verify_sorted();

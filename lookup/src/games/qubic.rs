@@ -22,13 +22,14 @@
 //! within each half, both). How the group was found, and the test that
 //! proves it is all of them, are at [`SYMMETRIES`].
 //!
-//! # No table yet
+//! # The table: a winning strategy
 //!
-//! Qubic has 3^64 boards: no table of every position will exist. A later
-//! table will hold the first player's winning strategy (Qubic is a win for
-//! the first player: Patashnik 1980; Allis and Schoo 1992); until then
-//! [`Tabled::check_header`] refuses every table and every position is
-//! answered by the live solver, [`QubicSolver`].
+//! Qubic has 3^64 boards: no table of every position will exist. Its table
+//! holds the first player's winning strategy (Qubic is a win for the first
+//! player: Patashnik, "Qubic: 4×4×4 tic-tac-toe", Mathematics Magazine
+//! 53(4), 1980; Allis and Schoo, "Qubic solved again", 1992), found by this
+//! project's own [`prover`] and laid out as [`strategy`] says; positions
+//! outside it are answered by the live solver, [`QubicSolver`].
 //!
 //! ```
 //! use solvedb_lookup::{Game, Qubic};
@@ -43,16 +44,19 @@
 
 pub mod prover;
 mod solver;
+pub mod strategy;
 pub mod threats;
 
 use std::fmt;
 use std::sync::LazyLock;
 
 pub use solver::{QubicSolver, Rules};
+use strategy::{Settled, Strategy};
 
 use crate::error::PositionError;
-use crate::format::{GameId, Header, IndexScheme, TableError, ValueEncoding, encode_outcome};
-use crate::game::{ExactSolver, Game, SearchLimits, Tabled, check_notation_length};
+use crate::format::{GameId, IndexScheme, TableError, ValueEncoding, encode_outcome};
+use crate::format::Table;
+use crate::game::{ExactSolver, Game, Probed, SearchLimits, Tabled, check_notation_length};
 use crate::games::check_reachable;
 use crate::games::stones::{Layout, least_image};
 use crate::value::{Outcome, Score, Transition, WIN_SCORE};
@@ -557,14 +561,6 @@ impl Qubic {
     }
 }
 
-/// The refusal of every table: there is no Qubic table format yet.
-fn no_table_format(found: GameId) -> TableError {
-    TableError::Header(format!(
-        "qubic has no table format yet (this table is for {found}); \
-         every qubic position is answered by live search"
-    ))
-}
-
 impl Game for Qubic {
     type Position = QubicBoard;
     type Move = QubicCell;
@@ -703,57 +699,93 @@ impl Game for Qubic {
     }
 }
 
-/// Qubic has no table format yet (a later one will hold the first player's
-/// winning strategy), so this implementation only says so: every header is
-/// refused ([`check_header`](Tabled::check_header)), the oracle of a Qubic
-/// table can never be made, and every position is answered by live search.
-/// The index scheme and value encoding below are placeholders that no file
-/// carries; the rest answers as if the table were empty.
+/// Qubic's table is the first player's winning strategy ([`strategy`]):
+/// it covers the positions the strategy reaches, X's with the strategy's
+/// move and a bound on the plies to the win, O's through their moves; every
+/// other position is searched. Values from it are wins and losses "in at
+/// most N plies" ([`Probed::at_most`]), exact only for a line completed at
+/// once.
 impl Tabled for Qubic {
-    /// A placeholder: no Qubic table is ever opened.
-    const INDEX: IndexScheme = IndexScheme::SortedKeys;
-    /// A placeholder: values would be the family's outcomes.
-    const VALUES: ValueEncoding = ValueEncoding::OutcomePlies;
+    const INDEX: IndexScheme = IndexScheme::SortedWideKeys;
+    const VALUES: ValueEncoding = ValueEncoding::StrategyMoves;
 
-    /// No slots: there is no table.
+    /// The key space does not fit a `u64` (keys are 128 bits,
+    /// [`strategy::key`]): the largest `u64`, which no dense check uses.
     fn slots(&self) -> u64 {
-        0
+        u64::MAX
     }
 
-    /// No slot holds a position.
-    fn slot(&self, _board: QubicBoard) -> u64 {
-        0
+    /// X's mask: the high half of the key ([`strategy::key`] is the whole
+    /// key), for messages.
+    fn slot(&self, board: QubicBoard) -> u64 {
+        board.x
     }
 
-    /// No slot names a board.
+    /// A slot (half a key) names no board.
     fn position_at(&self, _slot: u64) -> Option<QubicBoard> {
         None
     }
 
-    /// The family's outcome byte, though no table stores it.
+    /// Entries of a Qubic table are records of two bytes
+    /// ([`strategy::encode_record`]), not outcome bytes; this is the
+    /// family's outcome byte, for the generic code that asks.
     fn encode(&self, board: QubicBoard, score: Score) -> u8 {
         encode_outcome(self.value(board, score))
     }
 
-    /// Refuses every entry: there is no table to hold one.
+    /// Refuses every single entry byte: a Qubic record is two bytes, read
+    /// by [`table_probe`](Tabled::table_probe).
     fn decode(&self, _board: QubicBoard, slot: u64, _entry: u8) -> Result<Score, TableError> {
         Err(TableError::Entry {
             slot,
-            reason: "qubic has no table format yet".into(),
+            reason: "qubic records are two bytes, read through the strategy".into(),
         })
     }
 
-    /// Refuses every header: a table of another game as
-    /// [`TableError::WrongGame`], one that says it is Qubic's as
-    /// [`TableError::Header`] ("qubic has no table format yet").
-    fn check_header(&self, header: &Header) -> Result<(), TableError> {
-        if header.game != GameId::Qubic {
-            return Err(TableError::WrongGame {
-                expected: GameId::Qubic,
-                found: header.game,
-            });
+    /// The strategy's value: see [`strategy`]. A position it does not
+    /// cover is an error here; [`table_probe`](Tabled::table_probe) says
+    /// `None` instead, and the oracle searches it.
+    fn table_score<D: AsRef<[u8]>>(
+        &self,
+        table: &Table<D>,
+        board: QubicBoard,
+    ) -> Result<Score, TableError> {
+        self.table_probe(table, board)?
+            .map(|probed| probed.score)
+            .ok_or_else(|| TableError::Entry {
+                slot: board.x,
+                reason: format!("{} is not a position of the strategy", self.notation(board)),
+            })
+    }
+
+    fn table_probe<D: AsRef<[u8]>>(
+        &self,
+        table: &Table<D>,
+        board: QubicBoard,
+    ) -> Result<Option<Probed>, TableError> {
+        if let Some(score) = self.terminal_score(board) {
+            return Ok(Some(Probed {
+                score,
+                at_most: false,
+                by_rules: true,
+            }));
         }
-        Err(no_table_format(header.game))
+        let stones = board.stones() as Score;
+        let mut strategy = Strategy::new(table);
+        if board.x_to_move() {
+            Ok(strategy.x_move(board)?.map(|m| Probed {
+                score: WIN_SCORE - (stones + Score::from(m.plies)),
+                at_most: m.settled != Settled::Immediate,
+                by_rules: m.settled != Settled::Record,
+            }))
+        } else {
+            Ok(strategy.o_bound(board)?.map(|(plies, by_rules)| Probed {
+                score: -(WIN_SCORE - (stones + Score::from(plies))),
+                // Every move lets X complete a line at once: exact.
+                at_most: plies > 2,
+                by_rules,
+            }))
+        }
     }
 }
 

@@ -42,6 +42,7 @@ impl Buildable for Cube {
                 .collect(),
             entries: sorted_entries(&solution.records, Self::BLOCK_ENTRIES),
             stored: solution.records.len() as u64,
+            notes: Vec::new(),
         }
     }
 }

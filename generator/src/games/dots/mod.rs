@@ -257,6 +257,7 @@ pub fn run(board: Dots, options: &BenchOptions, out: &mut dyn Write) -> Result<(
         layers,
         entries: values,
         stored,
+        notes: Vec::new(),
     };
     let level = default_level(board.slots());
     let coding_rounds = rounds.min(3);

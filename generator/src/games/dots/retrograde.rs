@@ -659,6 +659,7 @@ pub fn solve(board: Dots) -> Solution {
         layers,
         entries,
         stored,
+        notes: Vec::new(),
     }
 }
 

@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::games::qubic::solver::has_pairing;
 use crate::games::qubic::threats::{ThreatLine, ThreatSearch};
 use crate::games::qubic::{
-    INVERSES, QubicBoard, QubicCell, SYMMETRIES, SYMMETRY_COUNT, line_cells, mask_image,
+    INVERSES, QubicBoard, QubicCell, SYMMETRIES, SYMMETRY_COUNT, has_line, line_cells, mask_image,
 };
 
 /// A proof or disproof number: the least number of leaves still to be
@@ -275,6 +275,13 @@ impl Prover {
     /// limits run out first.
     pub fn prove(&mut self, board: QubicBoard) -> Result<Verdict, Error> {
         self.deadline = self.limits.time.map(|t| Instant::now() + t);
+        let (attacker, defender) = self.sides(board);
+        if has_line(defender) || board.empty() == 0 {
+            return Ok(Verdict::Disproved);
+        }
+        if has_line(attacker) {
+            return Ok(Verdict::Proved);
+        }
         let images = images_of(board);
         let (pn, dn) = self.mid(&images, INFINITE - 1, INFINITE - 1)?;
         if pn == 0 {

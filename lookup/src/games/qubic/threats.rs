@@ -116,6 +116,10 @@ pub struct ThreatSearch {
     line: [u8; MAX_LINE],
     hint: [u8; MAX_LINE],
     hint_len: usize,
+    /// The most attacker moves a line may have in this pass.
+    limit: usize,
+    /// Whether the limit cut a line short in this pass.
+    cut: bool,
 }
 
 /// A remembered failure: the position and the call it belongs to.
@@ -124,7 +128,12 @@ struct Failed {
     attacker: u64,
     defender: u64,
     generation: u32,
+    /// The attacker moves the line could still have had (at most 255).
+    room: u8,
 }
+
+/// The room of a search without a length limit.
+const UNLIMITED: usize = usize::MAX / 2;
 
 /// Remembered failures per call (a power of two; later ones overwrite).
 const FAILED_SLOTS: usize = 1 << 12;
@@ -146,6 +155,8 @@ impl ThreatSearch {
             line: [0; MAX_LINE],
             hint: [0; MAX_LINE],
             hint_len: 0,
+            limit: UNLIMITED,
+            cut: false,
         }
     }
 
@@ -170,6 +181,34 @@ impl ThreatSearch {
         defender: u64,
         hint: &[u8],
     ) -> Option<ThreatLine> {
+        self.start_call(hint);
+        self.limit = UNLIMITED;
+        let found = self.attack_root(attacker, defender);
+        self.finish_call(found)
+    }
+
+    /// A shortest threat line of `attacker` (to move) against `defender`:
+    /// the fewest attacker moves, found by iterative deepening on their
+    /// number, within the budget over all passes. From the position after
+    /// its first move and the block, a shortest line is one move shorter,
+    /// so the plies it promises never grow along it: a probe's bounds stay
+    /// consistent as the strategy plays them.
+    pub fn find_shortest(&mut self, attacker: u64, defender: u64) -> Option<ThreatLine> {
+        self.start_call(&[]);
+        let mut found = Ok(None);
+        for limit in 1..MAX_LINE {
+            self.limit = limit;
+            self.cut = false;
+            found = self.attack_root(attacker, defender);
+            if !matches!(found, Ok(None)) || !self.cut {
+                break;
+            }
+        }
+        self.limit = UNLIMITED;
+        self.finish_call(found)
+    }
+
+    fn start_call(&mut self, hint: &[u8]) {
         self.nodes = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
@@ -179,7 +218,9 @@ impl ThreatSearch {
         }
         self.hint_len = hint.len().min(MAX_LINE);
         self.hint[..self.hint_len].copy_from_slice(&hint[..self.hint_len]);
-        let found = self.attack_root(attacker, defender);
+    }
+
+    fn finish_call(&mut self, found: Result<Option<usize>, Exhausted>) -> Option<ThreatLine> {
         self.total += self.nodes;
         match found {
             Ok(Some(len)) => {
@@ -247,6 +288,13 @@ impl ThreatSearch {
         if candidates == 0 {
             return Ok(None);
         }
+        // A fork needs two more moves (it and the completion), a single
+        // threat at least three (it, then a fork and its completion).
+        let room = self.limit.saturating_sub(depth);
+        if room < 2 {
+            self.cut = true;
+            return Ok(None);
+        }
         let forks = candidates & mine.forks;
         if forks != 0 {
             // Two threats at once: the defender blocks one (it has no
@@ -257,33 +305,35 @@ impl ThreatSearch {
             self.line[depth + 1] = (after & !(1 << after.trailing_zeros())).trailing_zeros() as u8;
             return Ok(Some(depth + 2));
         }
+        if room < 3 {
+            self.cut = true;
+            return Ok(None);
+        }
+        let room = room.min(255) as u8;
         let slot = Self::slot(attacker, defender);
         let seen = self.failed[slot];
         if seen.generation == self.generation
             && seen.attacker == attacker
             && seen.defender == defender
+            && seen.room >= room
         {
             return Ok(None);
         }
-        let mut rest = candidates;
-        // The hint's move for this depth first, where it is a candidate.
+        // The candidates in order: the hint's move for this depth first,
+        // where it is one; then those whose block makes no threat of the
+        // defender (the attacker keeps the initiative), then those that
+        // turn more of the attacker's open lines with one stone into
+        // pairs (more threats later). A block that makes two threats of the
+        // defender ends the line: such moves are left out.
         let hinted = (depth < self.hint_len)
             .then(|| self.hint[depth])
             .filter(|&c| c < 64 && candidates >> c & 1 != 0);
-        if let Some(c) = hinted {
-            rest &= !(1 << c);
-        }
-        let mut next = hinted;
-        loop {
-            let cell = match next.take() {
-                Some(c) => c,
-                None if rest == 0 => break,
-                None => {
-                    let c = rest.trailing_zeros() as u8;
-                    rest &= rest - 1;
-                    c
-                }
-            };
+        let mut moves = [(0u32, 0u8, 0u64, 0u64); 64];
+        let mut count = 0;
+        let mut rest = candidates;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
             let played = attacker | 1 << cell;
             // One threat (no fork here), on the one line through the cell
             // with two attacker stones and no defender's: the block is
@@ -291,8 +341,23 @@ impl ThreatSearch {
             let block = threat_made(played, defender, cell);
             let blocked = defender | block;
             let after = (theirs & !(1 << cell)) | threats_through(blocked, played, block);
+            if after.count_ones() >= 2 {
+                continue;
+            }
+            let key = if Some(cell) == hinted {
+                u32::MAX
+            } else {
+                let quiet = u32::from(after == 0);
+                quiet << 8 | open_ones(attacker, blocked, cell)
+            };
+            moves[count] = (key, cell, blocked, after);
+            count += 1;
+        }
+        let moves = &mut moves[..count];
+        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for &(_, cell, blocked, after) in moves.iter() {
             self.line[depth] = cell;
-            if let Some(len) = self.attack(played, blocked, after, depth + 1)? {
+            if let Some(len) = self.attack(attacker | 1 << cell, blocked, after, depth + 1)? {
                 return Ok(Some(len));
             }
         }
@@ -300,9 +365,23 @@ impl ThreatSearch {
             attacker,
             defender,
             generation: self.generation,
+            room,
         };
         Ok(None)
     }
+}
+
+/// How many lines through `cell` hold exactly one of `stones` and none of
+/// `blockers`: lines a stone on `cell` turns into pairs.
+#[inline]
+fn open_ones(stones: u64, blockers: u64, cell: u8) -> u32 {
+    let cell = usize::from(cell);
+    let mut count = 0;
+    for &line in &LINES_THROUGH[cell][..usize::from(LINE_DEGREE[cell])] {
+        let line = LINES[usize::from(line)];
+        count += u32::from(line & blockers == 0 && (line & stones).count_ones() == 1);
+    }
+    count
 }
 
 /// The cells where `stones` (just played on `cell`) threaten to complete a

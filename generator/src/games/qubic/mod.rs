@@ -1,0 +1,369 @@
+//! Qubic's generator side: the proof of the first player's win and its
+//! table ([`prove`]: `solvedb build qubic`), the walk of a table's strategy
+//! against every defence with rules of its own ([`walk`]: `solvedb verify`
+//! and `solvedb export qubic`), and `solvedb bench qubic`, which measures
+//! the live search that answers positions outside the strategy: positions
+//! with 40, 48 and 56 stones from seeded random play, each answered as
+//! `solvedb probe` answers it without a table — the value and every move's
+//! value, within the command line's default budget — and the value alone.
+//!
+//! Two kinds of random play. Uniform play leaves threats everywhere, so a
+//! game still going at 40 stones is nearly always a win in 1 for someone.
+//! *Careful* play completes a line when it can, else blocks a threat, else
+//! makes a fork (two threats at once), else takes the opponent's fork cell,
+//! else plays at random; its positions are kept only where they are *calm*
+//! (nobody threatens a cell, the side to move has no fork), which the rules
+//! do not settle at once: those need real search.
+
+pub mod prove;
+pub mod walk;
+
+use std::io::Write;
+use std::ops::RangeInclusive;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use solvedb_lookup::format::wide_entries;
+use solvedb_lookup::games::qubic::{strategy, threats};
+use solvedb_lookup::testkit::Rng;
+use solvedb_lookup::{
+    Error, Game, GameOracle, Qubic, QubicBoard, QubicCell, SearchLimits, Table, Wdl,
+};
+
+use crate::bench::{BenchOptions, median};
+use crate::build::{Buildable, LayerCount, Solution, human_bytes, physical_memory};
+use crate::games::GeneratorGame;
+use crate::text::{count, seconds};
+use prove::{ProofOptions, ProvedStrategy, TASK_TABLE_BYTES, prove_strategy};
+
+/// The stone counts measured.
+pub const STONES: [u32; 3] = [40, 48, 56];
+
+/// Positions per stone count and kind of play unless `--positions` says.
+pub const POSITIONS: usize = 25;
+
+/// Memory besides the tasks' proof tables: the merged strategy and the
+/// walks' maps.
+const OTHER_BYTES: u64 = 1 << 30;
+
+/// How many tasks to prove at once: one per core, as many as the memory
+/// holds (each task's proof table is [`TASK_TABLE_BYTES`]).
+fn proof_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let memory = physical_memory().unwrap_or(0).saturating_sub(OTHER_BYTES);
+    let fit = (memory / (TASK_TABLE_BYTES + (256 << 20))).max(1) as usize;
+    cores.min(fit)
+}
+
+/// The peak resident memory of this process so far, in bytes (`VmHWM`).
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The table of a proved strategy: its records as the build writes them,
+/// the counts by stones, and the proof's figures as report lines.
+pub fn strategy_solution(proved: &ProvedStrategy) -> Solution {
+    let entries = wide_entries(&proved.records, <Qubic as Buildable>::BLOCK_ENTRIES);
+    let layers = proved
+        .by_stones
+        .iter()
+        .map(|&(stones, positions, stored)| LayerCount {
+            ply: stones as usize,
+            reachable: positions,
+            canonical: stored,
+        })
+        .collect();
+    let mids: u64 = proved.tasks.iter().map(|t| t.stats.mid_calls).sum();
+    let threat_nodes: u64 = proved.tasks.iter().map(|t| t.stats.threat_nodes).sum();
+    let cpu: Duration = proved.tasks.iter().map(|t| t.prove + t.extract).sum();
+    let hardest = proved.tasks.iter().max_by_key(|t| t.prove);
+    let mut notes = vec![
+        format!(
+            "proved: X wins, first move {} ({} tasks: the O replies up to symmetry)",
+            proved.first,
+            proved.tasks.len()
+        ),
+        format!(
+            "proof: {} nodes ({} proof-number nodes, {} threat-search nodes), task time {}              over the threads, wall {} (merge and bounds {})",
+            proved.nodes(),
+            mids,
+            threat_nodes,
+            seconds(cpu),
+            seconds(proved.prove_time),
+            seconds(proved.merge_time)
+        ),
+        format!(
+            "strategy: {} with X to move up to symmetry (X not winning at once), {} stored              (the rest settled by threat lines at probe time); X wins within {} plies              against the longest defence",
+            count(proved.positions(), "position", "positions"),
+            proved.records.len(),
+            proved.depth
+        ),
+    ];
+    if let Some(task) = hardest {
+        notes.push(format!(
+            "hardest task {}: {} nodes, {}",
+            Qubic.notation(task.position),
+            task.nodes,
+            seconds(task.prove)
+        ));
+    }
+    for (first, failed) in &proved.failed_moves {
+        notes.push(format!(
+            "first move {first} given up: not proved {}",
+            Qubic.notation(*failed)
+        ));
+    }
+    if let Some(peak) = peak_memory() {
+        notes.push(format!("peak memory: {}", human_bytes(peak)));
+    }
+    Solution {
+        layers,
+        entries,
+        stored: proved.records.len() as u64,
+        notes,
+    }
+}
+
+impl Buildable for Qubic {
+    const BLOCK_ENTRIES: u32 = strategy::BLOCK_ENTRIES;
+
+    const LAYERS: &'static str = "the strategy's positions with X to move, up to symmetry         (but those X wins at once), by stones on the board, and the records stored";
+
+    const COLUMNS: [&'static str; 3] = ["stones", "positions", "stored"];
+
+    /// # Panics
+    ///
+    /// If the proof fails, which [`try_solve_table`](Buildable::try_solve_table)
+    /// reports as an error instead (the pipeline calls that).
+    fn solve_table(&self) -> Solution {
+        self.try_solve_table().expect("the proof of Qubic")
+    }
+
+    /// The proof ([`prove_strategy`]) from the empty board, tasks on
+    /// [`proof_threads`] threads, progress on standard error.
+    fn try_solve_table(&self) -> Result<Solution> {
+        let options = ProofOptions {
+            threads: proof_threads(),
+            ..ProofOptions::default()
+        };
+        eprintln!(
+            "qubic: proving the first player's win on {} threads ({} of proof table each)",
+            options.threads,
+            human_bytes(options.task_table_bytes)
+        );
+        let proved = prove_strategy(Qubic.start(), options, &|line| eprintln!("qubic: {line}"))?;
+        Ok(strategy_solution(&proved))
+    }
+
+    fn build_memory(&self) -> u64 {
+        TASK_TABLE_BYTES + OTHER_BYTES
+    }
+}
+
+impl GeneratorGame for Qubic {
+    /// Walks the strategy from the empty board against every defence with
+    /// rules of its own ([`walk`]), after the checksums.
+    fn verify_table(
+        &self,
+        table: &Table<Vec<u8>>,
+        exhaustive: Option<RangeInclusive<u32>>,
+        out: &mut dyn Write,
+    ) -> Result<()> {
+        if exhaustive.is_some() {
+            bail!("--exhaustive is for cube tables; the walk of a qubic table is complete");
+        }
+        let (report, _) = walk::walk(table, false)?;
+        writeln!(out, "strategy ok: {report}")?;
+        writeln!(
+            out,
+            "every one of the {} records is a position of the strategy",
+            report.records_read
+        )?;
+        Ok(())
+    }
+
+    /// One line per X-to-move position of the strategy (up to symmetry, X
+    /// not winning at once): 64 characters and the move (`docs/qubic.md`).
+    fn export(&self, table: &Table<Vec<u8>>, out: &mut dyn Write) -> Result<u64> {
+        let (_, moves) = walk::walk(table, true)?;
+        let moves = moves.expect("asked for");
+        for (&position, &cell) in &moves {
+            writeln!(out, "{}", walk::export_line(position, cell))?;
+        }
+        Ok(moves.len() as u64)
+    }
+
+    fn bench(&self, options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
+        let positions = options.positions_or(POSITIONS);
+        writeln!(
+            out,
+            "qubic live search (no table): {positions} positions per stone count and kind of \
+             play, each answered within {} nodes",
+            options.search_nodes
+        )?;
+        for careful in [false, true] {
+            writeln!(
+                out,
+                "{}",
+                if careful {
+                    "calm positions from careful random play:"
+                } else {
+                    "positions from uniformly random play:"
+                }
+            )?;
+            writeln!(
+                out,
+                "{:>6} {:>7} {:>8} {:>9} {:>10} {:>10} {:>10} {:>10}  values",
+                "stones", "tried", "skipped", "answered", "median", "max", "value med", "value max"
+            )?;
+            for stones in STONES {
+                let row = measure(stones, careful, positions, options.search_nodes)?;
+                writeln!(
+                    out,
+                    "{stones:>6} {positions:>7} {:>8} {:>9} {:>10} {:>10} {:>10} {:>10}  {} win, {} draw, {} loss",
+                    row.skipped,
+                    row.answered,
+                    shown(row.answers.median()),
+                    shown(row.answers.max()),
+                    shown(row.values.median()),
+                    shown(row.values.max()),
+                    row.results[Wdl::Win as usize],
+                    row.results[Wdl::Draw as usize],
+                    row.results[Wdl::Loss as usize],
+                )?;
+            }
+        }
+        writeln!(
+            out,
+            "answered: the value and every move's value within the budget (what `probe` \
+             prints); median/max over the answered ones; value: the position's value alone; \
+             skipped: random games over (or not calm) at that many stones, replaced"
+        )?;
+        Ok(())
+    }
+}
+
+/// Times of the answered positions.
+#[derive(Default)]
+struct Times(Vec<Duration>);
+
+impl Times {
+    fn median(&self) -> Option<Duration> {
+        (!self.0.is_empty()).then(|| median(self.0.clone()))
+    }
+
+    fn max(&self) -> Option<Duration> {
+        self.0.iter().max().copied()
+    }
+}
+
+/// One stone count's figures.
+struct Row {
+    skipped: usize,
+    answered: usize,
+    answers: Times,
+    values: Times,
+    results: [usize; 3],
+}
+
+fn measure(stones: u32, careful: bool, positions: usize, nodes: u64) -> Result<Row> {
+    let limits = SearchLimits {
+        nodes: Some(nodes),
+        ..SearchLimits::default()
+    };
+    let mut rng = Rng::new(0x9b1c + u64::from(stones) + u64::from(careful));
+    let mut row = Row {
+        skipped: 0,
+        answered: 0,
+        answers: Times::default(),
+        values: Times::default(),
+        results: [0; 3],
+    };
+    let mut tried = 0;
+    while tried < positions {
+        let Some(board) = random_position(&mut rng, stones, careful) else {
+            row.skipped += 1;
+            continue;
+        };
+        tried += 1;
+        // A fresh oracle each time: no position profits from another's
+        // search.
+        let oracle = GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits);
+        let started = Instant::now();
+        match oracle.answer(board) {
+            Ok(answer) => {
+                row.answers.0.push(started.elapsed());
+                row.answered += 1;
+                row.results[answer.value.wdl as usize] += 1;
+            }
+            Err(Error::BudgetExhausted { .. }) => {}
+            Err(e) => bail!("{}: {e}", Qubic.notation(board)),
+        }
+        let oracle = GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits);
+        let started = Instant::now();
+        if oracle.probe(board).is_ok() {
+            row.values.0.push(started.elapsed());
+        }
+    }
+    Ok(row)
+}
+
+fn shown(time: Option<Duration>) -> String {
+    match time.map(|t| t.as_secs_f64()) {
+        Some(t) if t < 1e-3 => format!("{:.0} µs", t * 1e6),
+        Some(t) if t < 1.0 => format!("{:.1} ms", t * 1e3),
+        Some(t) => format!("{t:.2} s"),
+        None => "-".to_owned(),
+    }
+}
+
+/// The empty cells where `stones` (against `blockers`) make two threats at
+/// once.
+fn forks(stones: u64, blockers: u64) -> u64 {
+    let empty = !(stones | blockers);
+    (0..64)
+        .filter(|&c| empty >> c & 1 != 0)
+        .filter(|&c| threats(stones | 1 << c, empty & !(1 << c)).count_ones() >= 2)
+        .fold(0, |cells, c| cells | 1 << c)
+}
+
+/// The position after `stones` random moves, or `None` if the game ended
+/// first (or, with `careful`, is not calm there).
+pub fn random_position(rng: &mut Rng, stones: u32, careful: bool) -> Option<QubicBoard> {
+    let mut board = Qubic.start();
+    while board.stones() < stones {
+        let moves = Qubic.moves(board);
+        if moves.is_empty() {
+            return None;
+        }
+        let (me, you) = board.mover_and_other();
+        let empty = board.empty();
+        let preferred = [
+            threats(me, empty),
+            threats(you, empty),
+            forks(me, you),
+            forks(you, me),
+        ]
+        .into_iter()
+        .find(|&cells| cells != 0);
+        let mv = match preferred {
+            Some(cells) if careful => {
+                let cells: Vec<QubicCell> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| cells >> m.index() & 1 != 0)
+                    .collect();
+                *rng.pick(&cells)
+            }
+            _ => *rng.pick(&moves),
+        };
+        board = Qubic.play(board, mv).0;
+    }
+    let (me, you) = board.mover_and_other();
+    let empty = board.empty();
+    let calm = threats(me, empty) == 0 && threats(you, empty) == 0 && forks(me, you) == 0;
+    (Qubic.terminal_score(board).is_none() && (calm || !careful)).then_some(board)
+}

@@ -1,0 +1,479 @@
+//! The proof behind Qubic's table: the first player's win proved by the
+//! prover ([`Prover`]) split into independent tasks across threads, each
+//! task's strategy extracted from its proof, the strategies merged, and the
+//! records the table keeps, with their bounds.
+//!
+//! # Tasks
+//!
+//! The root (the empty board, or any position with X to move) is proved by
+//! one of X's moves, tried in a fixed order (cells on more lines first:
+//! the 16 cells on 7 lines before the 48 on 4, then by number), each up to
+//! symmetry: a move is proved when every O reply to it is, and each reply
+//! (a position with X to move) is a task, proved by a prover of its own
+//! with a fixed memory, so the result of a task does not depend on which
+//! thread runs it or when. The first move whose tasks are all proved is the
+//! root's.
+//!
+//! # Extraction
+//!
+//! A task's strategy is read off its proof by walking it from the task's
+//! position against every O reply: an X-to-move position that X wins at
+//! once ends the walk; one that the probe's threat search settles
+//! ([`threat_move`]) follows the line's move; any other takes the prover's
+//! winning move ([`Prover::winning_move`], from its table or proved again)
+//! and is remembered. A walk that meets a position the prover cannot prove
+//! fails the build (it would be a bug).
+//!
+//! # Merging and bounds
+//!
+//! The tasks' strategies are merged position by position, the first task's
+//! move winning: every position a task's strategy reaches is reached with
+//! all of that task's answers below it, and the merged strategy at a
+//! position takes the move of a task that holds the whole subtree, so the
+//! merged strategy answers every defence too (an induction on the empty
+//! cells). One more walk from the root, through the merged strategy, gives
+//! every position its bound as a probe computes it (1 for a line completed
+//! at once, a threat line's plies, 1 + the slowest O reply otherwise) and
+//! keeps a record for each position the rules do not settle, and for a
+//! settled one where the walk needs more plies than the threat line says
+//! (the record, read first, then gives the true bound).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, anyhow, bail};
+use solvedb_lookup::games::qubic::prover::{Attacker, Prover, ProverLimits, ProverStats, Verdict};
+use solvedb_lookup::games::qubic::strategy::{Settled, probe_threats, threat_move};
+use solvedb_lookup::games::qubic::threats::ThreatSearch;
+use solvedb_lookup::games::qubic::{SYMMETRIES, canonical_with_symmetry, threats};
+use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell};
+
+/// How the proof runs. Only `threads` may change without changing the
+/// table: a task's result depends on its memory and budget.
+#[derive(Copy, Clone, Debug)]
+pub struct ProofOptions {
+    /// Threads proving tasks at once.
+    pub threads: usize,
+    /// The proof table of each task, in bytes.
+    pub task_table_bytes: u64,
+    /// The most nodes a task may take before its move counts as failed.
+    pub task_nodes: Option<u64>,
+}
+
+/// The proof table of each task of `solvedb build qubic`: 2 GiB.
+pub const TASK_TABLE_BYTES: u64 = 2 << 30;
+
+impl Default for ProofOptions {
+    fn default() -> ProofOptions {
+        ProofOptions {
+            threads: 2,
+            task_table_bytes: TASK_TABLE_BYTES,
+            task_nodes: None,
+        }
+    }
+}
+
+/// One task's figures.
+#[derive(Clone, Debug)]
+pub struct TaskReport {
+    /// The task's position (canonical, X to move).
+    pub position: QubicBoard,
+    /// What its prover counted.
+    pub stats: ProverStats,
+    /// Nodes (proof and threat search).
+    pub nodes: u64,
+    /// Time to prove it and to extract its strategy.
+    pub prove: Duration,
+    /// Time to extract its strategy.
+    pub extract: Duration,
+    /// Positions of its strategy that took the prover's move.
+    pub moves: usize,
+}
+
+/// A proved strategy and the figures of its proof.
+#[derive(Clone, Debug)]
+pub struct ProvedStrategy {
+    /// The root position (X to move).
+    pub root: QubicBoard,
+    /// The root's move.
+    pub first: u8,
+    /// The records of the table: canonical key, move on the canonical
+    /// board, bound; sorted by key.
+    pub records: Vec<(u128, [u8; 2])>,
+    /// The bound at the root: the plies to X's win against the longest
+    /// defence, following the strategy.
+    pub depth: u8,
+    /// X-to-move positions of the strategy up to symmetry (but those X
+    /// wins at once), and records among them, by stones on the board.
+    pub by_stones: Vec<(u32, u64, u64)>,
+    /// The tasks of the first move that was proved, in order.
+    pub tasks: Vec<TaskReport>,
+    /// First moves tried and given up, with their failing task.
+    pub failed_moves: Vec<(u8, QubicBoard)>,
+    /// Wall time of the proof and extraction, and of the merge.
+    pub prove_time: Duration,
+    /// Wall time of the final walk.
+    pub merge_time: Duration,
+}
+
+impl ProvedStrategy {
+    /// X-to-move positions of the strategy (up to symmetry, X not winning at
+    /// once).
+    pub fn positions(&self) -> u64 {
+        self.by_stones.iter().map(|&(_, p, _)| p).sum()
+    }
+
+    /// Nodes over every task.
+    pub fn nodes(&self) -> u64 {
+        self.tasks.iter().map(|t| t.nodes).sum()
+    }
+}
+
+/// X's moves from `board` up to symmetry, one cell per class, in the order
+/// they are tried: cells on more lines first, then by number.
+fn first_moves(board: QubicBoard) -> Vec<u8> {
+    let mut seen = HashSet::new();
+    let mut moves: Vec<u8> = (0..64u8)
+        .filter(|&c| board.empty() >> c & 1 != 0)
+        .filter(|&c| seen.insert(canonical_with_symmetry(board.with_move(QubicCell::new(c).expect("a cell"))).0))
+        .collect();
+    moves.sort_by_key(|&c| (std::cmp::Reverse(lines_through(c)), c));
+    moves
+}
+
+/// Lines through a cell: 7 for the corners and the centre cells, else 4.
+fn lines_through(cell: u8) -> u32 {
+    solvedb_lookup::games::qubic::LINES
+        .iter()
+        .filter(|&&line| line >> cell & 1 != 0)
+        .count() as u32
+}
+
+/// Proves that X wins `root` (X to move, not over) and returns the
+/// strategy's records and figures. `progress` hears of each task as it
+/// ends.
+///
+/// # Errors
+///
+/// If no move of X is proved within the options' budget, or a strategy
+/// walk meets a position the proof does not answer (a bug).
+pub fn prove_strategy(
+    root: QubicBoard,
+    options: ProofOptions,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<ProvedStrategy> {
+    if !root.x_to_move() || Qubic.terminal_score(root).is_some() {
+        bail!("the root must be a position with X to move that is not over");
+    }
+    let started = Instant::now();
+    let mut failed_moves = Vec::new();
+    let mut threats = probe_threats();
+    // A root that the rules settle needs no proof.
+    let settled = rules_move(&mut threats, root);
+    let (first, maps, tasks) = if let Some(settled) = settled {
+        (settled, Vec::new(), Vec::new())
+    } else {
+        let mut proved = None;
+        for first in first_moves(root) {
+            let after = root.with_move(QubicCell::new(first).expect("a cell"));
+            match prove_move(after, options, progress)? {
+                Ok((maps, tasks)) => {
+                    proved = Some((first, maps, tasks));
+                    break;
+                }
+                Err(failed) => {
+                    progress(&format!("move {first} not proved: {}", Qubic.notation(failed)));
+                    failed_moves.push((first, failed));
+                }
+            }
+        }
+        proved.ok_or_else(|| anyhow!("no move of X was proved within the budget"))?
+    };
+    let prove_time = started.elapsed();
+    let started = Instant::now();
+    let mut merged: HashMap<u128, u8> = HashMap::new();
+    for map in maps {
+        for (key, mv) in map {
+            merged.entry(key).or_insert(mv);
+        }
+    }
+    let (root_key, symmetry) = canonical_with_symmetry(root);
+    if settled.is_none() {
+        merged.insert(key(root_key), SYMMETRIES[symmetry][usize::from(first)]);
+    }
+    let mut walk = Bounds {
+        moves: &merged,
+        threats,
+        bounds: HashMap::new(),
+        records: BTreeMap::new(),
+        by_stones: BTreeMap::new(),
+    };
+    let depth = if solvedb_lookup::games::qubic::threats(root.x(), root.empty()) != 0 {
+        1
+    } else {
+        walk.x_bound(root_key)?
+    };
+    let records: Vec<(u128, [u8; 2])> = walk.records.into_iter().collect();
+    let by_stones = walk
+        .by_stones
+        .into_iter()
+        .map(|(stones, (positions, stored))| (stones, positions, stored))
+        .collect();
+    Ok(ProvedStrategy {
+        root,
+        first,
+        records,
+        depth,
+        by_stones,
+        tasks,
+        failed_moves,
+        prove_time,
+        merge_time: started.elapsed(),
+    })
+}
+
+/// The move of a position the rules settle: a line completed at once or a
+/// threat line.
+fn rules_move(threats: &mut ThreatSearch, board: QubicBoard) -> Option<u8> {
+    let win = solvedb_lookup::games::qubic::threats(board.x(), board.empty());
+    if win != 0 {
+        return Some(win.trailing_zeros() as u8);
+    }
+    threat_move(threats, board).map(|m| m.cell.index())
+}
+
+/// The key of a canonical board.
+fn key(board: QubicBoard) -> u128 {
+    solvedb_lookup::games::qubic::strategy::key(board)
+}
+
+/// A task's strategy: the prover's move at each position it needed one
+/// (canonical key, move on the canonical board).
+type TaskMoves = HashMap<u128, u8>;
+
+/// Proves every O reply to X's move (`after`: O to move), one task each.
+/// `Ok(Err(task))`: a task that was not proved.
+#[allow(clippy::type_complexity)]
+fn prove_move(
+    after: QubicBoard,
+    options: ProofOptions,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<std::result::Result<(Vec<TaskMoves>, Vec<TaskReport>), QubicBoard>> {
+    // Replies up to symmetry; a reply X answers at once is no task.
+    let mut seen = HashSet::new();
+    let mut positions: Vec<QubicBoard> = Vec::new();
+    for c in 0..64u8 {
+        if after.empty() >> c & 1 == 0 {
+            continue;
+        }
+        let reply = after.with_move(QubicCell::new(c).expect("a cell"));
+        if solvedb_lookup::games::qubic::has_line(reply.o()) || reply.empty() == 0 {
+            // O wins, or the board fills: the move is not a win.
+            return Ok(Err(reply));
+        }
+        let (canonical, _) = canonical_with_symmetry(reply);
+        if seen.insert(canonical) {
+            positions.push(canonical);
+        }
+    }
+    positions.sort();
+    let count = positions.len();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Option<(TaskMoves, TaskReport)>>>>> =
+        Mutex::new((0..count).map(|_| None).collect());
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count || failed.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let result = run_task(positions[i], options);
+                    match &result {
+                        Ok(Some((_, report))) => progress(&format!(
+                            "task {}/{count} proved: {} nodes, {:.1} s, {} strategy moves",
+                            i + 1,
+                            report.nodes,
+                            report.prove.as_secs_f64(),
+                            report.moves
+                        )),
+                        _ => failed.store(true, Ordering::Relaxed),
+                    }
+                    results.lock().expect("no task panics")[i] = Some(result);
+                }
+            });
+        }
+    });
+    let mut maps = Vec::with_capacity(count);
+    let mut reports = Vec::with_capacity(count);
+    for (i, result) in results.into_inner().expect("no task panics").into_iter().enumerate() {
+        match result {
+            Some(Ok(Some((map, report)))) => {
+                maps.push(map);
+                reports.push(report);
+            }
+            Some(Ok(None)) => return Ok(Err(positions[i])),
+            Some(Err(e)) => return Err(e),
+            // Not run: an earlier task failed.
+            None => {}
+        }
+    }
+    if maps.len() < count {
+        // Unreachable: a skipped task implies a failed one, returned above.
+        bail!("tasks were skipped without a failure");
+    }
+    Ok(Ok((maps, reports)))
+}
+
+/// Proves one task and extracts its strategy; `None` if it is not proved
+/// within the options.
+fn run_task(position: QubicBoard, options: ProofOptions) -> Result<Option<(TaskMoves, TaskReport)>> {
+    let started = Instant::now();
+    let mut prover = Prover::new(
+        Attacker::X,
+        ProverLimits {
+            table_bytes: options.task_table_bytes,
+            nodes: options.task_nodes,
+            ..ProverLimits::default()
+        },
+    );
+    match prover.prove(position) {
+        Ok(Verdict::Proved) => {}
+        Ok(Verdict::Disproved) | Err(solvedb_lookup::Error::BudgetExhausted { .. }) => {
+            return Ok(None);
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let proved = started.elapsed();
+    let moves = extract(&mut prover, position)?;
+    Ok(Some((
+        moves.clone(),
+        TaskReport {
+            position,
+            stats: prover.stats(),
+            nodes: prover.nodes(),
+            prove: proved,
+            extract: started.elapsed() - proved,
+            moves: moves.len(),
+        },
+    )))
+}
+
+/// Walks a task's proof from `root` against every O reply (see the
+/// [module documentation](self)), returning the positions that took the
+/// prover's move.
+fn extract(prover: &mut Prover, root: QubicBoard) -> Result<TaskMoves> {
+    let mut threats = probe_threats();
+    let mut moves = TaskMoves::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![root];
+    while let Some(board) = stack.pop() {
+        if !seen.insert(board) {
+            continue;
+        }
+        let mv = match rules_move(&mut threats, board) {
+            Some(mv) => mv,
+            None => {
+                let mv = prover
+                    .winning_move(board)?
+                    .ok_or_else(|| anyhow!("{} is not proved", Qubic.notation(board)))?;
+                moves.insert(key(board), mv);
+                mv
+            }
+        };
+        let after = board.with_move(QubicCell::new(mv).expect("a cell"));
+        if solvedb_lookup::games::qubic::has_line(after.x()) {
+            continue;
+        }
+        for reply in replies(after)? {
+            stack.push(reply);
+        }
+    }
+    Ok(moves)
+}
+
+/// The X-to-move positions after every O move in `after` (O to move, X has
+/// no line), canonical, once each, but those X wins at once.
+fn replies(after: QubicBoard) -> Result<Vec<QubicBoard>> {
+    let mut out = Vec::new();
+    let mut empty = after.empty();
+    if empty == 0 {
+        bail!("{}: the board is full", Qubic.notation(after));
+    }
+    while empty != 0 {
+        let c = empty.trailing_zeros() as u8;
+        empty &= empty - 1;
+        let reply = after.with_move(QubicCell::new(c).expect("a cell"));
+        if solvedb_lookup::games::qubic::has_line(reply.o()) {
+            bail!("{}: O completes a line", Qubic.notation(reply));
+        }
+        if reply.empty() == 0 {
+            bail!("{}: the board fills", Qubic.notation(reply));
+        }
+        if threats(reply.x(), reply.empty()) != 0 {
+            continue;
+        }
+        let (canonical, _) = canonical_with_symmetry(reply);
+        if !out.contains(&canonical) {
+            out.push(canonical);
+        }
+    }
+    Ok(out)
+}
+
+/// The final walk through the merged strategy.
+struct Bounds<'m> {
+    moves: &'m HashMap<u128, u8>,
+    threats: ThreatSearch,
+    /// Bounds of canonical X-to-move positions, as a probe reports them.
+    bounds: HashMap<u128, u8>,
+    records: BTreeMap<u128, [u8; 2]>,
+    /// Positions and records by stones.
+    by_stones: BTreeMap<u32, (u64, u64)>,
+}
+
+impl Bounds<'_> {
+    /// The bound a probe reports for a canonical X-to-move position that
+    /// X does not win at once, keeping its record where it needs one.
+    fn x_bound(&mut self, board: QubicBoard) -> Result<u8> {
+        let k = key(board);
+        if let Some(&bound) = self.bounds.get(&k) {
+            return Ok(bound);
+        }
+        let line = threat_move(&mut self.threats, board);
+        let (mv, line_plies) = match (self.moves.get(&k), line) {
+            (Some(&mv), _) => (mv, None),
+            (None, Some(line)) => (line.cell.index(), Some(line.plies)),
+            (None, None) => bail!("{} is not answered by the strategy", Qubic.notation(board)),
+        };
+        debug_assert!(line.is_none_or(|l| l.settled == Settled::ThreatLine));
+        let after = board.with_move(QubicCell::new(mv).expect("a cell"));
+        let walked = if solvedb_lookup::games::qubic::has_line(after.x()) {
+            1
+        } else {
+            let mut longest = 1;
+            for reply in replies(after)? {
+                longest = longest.max(self.x_bound(reply)?);
+            }
+            // X's move, O's reply, then the reply's bound.
+            2 + longest
+        };
+        let stored = match line_plies {
+            Some(plies) if walked <= plies => None,
+            _ => Some(walked),
+        };
+        let bound = stored.unwrap_or_else(|| line_plies.expect("a line"));
+        let row = self.by_stones.entry(board.stones()).or_default();
+        row.0 += 1;
+        if let Some(plies) = stored {
+            self.records.insert(k, [mv, plies]);
+            row.1 += 1;
+        }
+        self.bounds.insert(k, bound);
+        Ok(bound)
+    }
+}

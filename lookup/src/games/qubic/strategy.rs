@@ -1,0 +1,230 @@
+//! Qubic's table: the first player's winning strategy ([`Strategy`]), its
+//! records, and how a probe resolves the positions the table leaves out.
+//!
+//! # What the table holds
+//!
+//! One record per X-to-move position of the strategy that the rules do not
+//! settle at probe time: its canonical board as the key (`x << 64 | o`,
+//! [`key`]), the strategy's move on that board and an upper bound on the
+//! plies to the win ([`ValueEncoding::StrategyMoves`], with
+//! [`IndexScheme::SortedWideKeys`]). A probe settles an X-to-move position
+//! by, in order:
+//!
+//! 1. a line X completes at once: a win in 1 (exact);
+//! 2. the record of its canonical board: the move (mapped back) and its
+//!    bound;
+//! 3. a shortest threat line on the canonical board of X ([`ThreatSearch::find_shortest`] within
+//!    [`THREAT_BUDGET`](super::prover::THREAT_BUDGET) nodes): its first move
+//!    and its plies (every defence but the block loses sooner; after the
+//!    block a line one move shorter is left, so the bounds shrink along
+//!    it).
+//!
+//! The build stores exactly the positions of the strategy that the first
+//! and third do not settle, so a position of the strategy is always
+//! settled, and its bound is the one the build computed. The threat
+//! search and its budget are therefore part of the format: a change to them
+//! that settles fewer positions needs a rebuilt table (`verify` says so).
+//!
+//! An O-to-move position is covered when every O move leads to an X-to-move
+//! position that is settled: O loses, in at most one ply more than the
+//! slowest of them.
+//!
+//! [`ValueEncoding::StrategyMoves`]: crate::format::ValueEncoding::StrategyMoves
+//! [`IndexScheme::SortedWideKeys`]: crate::format::IndexScheme::SortedWideKeys
+
+use crate::format::{Table, TableError};
+use crate::games::qubic::prover::THREAT_BUDGET;
+use crate::games::qubic::threats::ThreatSearch;
+use crate::games::qubic::{
+    CELLS, INVERSES, QubicBoard, QubicCell, canonical_with_symmetry, line_cells,
+};
+
+/// Entry bytes per block of a Qubic table: 256 records of 18 bytes.
+pub const BLOCK_ENTRIES: u32 = 18 * 256;
+
+/// The key of a board in the table: X's mask in the high 64 bits, O's in the
+/// low (the order of [`QubicBoard`]: X's mask first).
+pub fn key(board: QubicBoard) -> u128 {
+    u128::from(board.x) << 64 | u128::from(board.o)
+}
+
+/// The board a key names (it need not be legal: a corrupt table's keys are
+/// checked by whoever reads them).
+pub fn board_of_key(key: u128) -> QubicBoard {
+    QubicBoard {
+        x: (key >> 64) as u64,
+        o: key as u64,
+    }
+}
+
+/// How a strategy position is settled.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// X completes a line at once.
+    Immediate,
+    /// The table's record.
+    Record,
+    /// A threat line of X.
+    ThreatLine,
+}
+
+/// The strategy's move in an X-to-move position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StrategyMove {
+    /// The move, on the board as given.
+    pub cell: QubicCell,
+    /// The plies to the win, at most (exactly 1 for [`Settled::Immediate`]).
+    pub plies: u8,
+    /// How it was found.
+    pub settled: Settled,
+}
+
+/// The two entry bytes of a record: the move on the canonical board and
+/// the bound.
+pub fn encode_record(cell: u8, plies: u8) -> [u8; 2] {
+    [cell, plies]
+}
+
+/// The move and bound a record holds for the canonical board `board`.
+///
+/// # Errors
+///
+/// [`TableError::Entry`] unless the board could be a stored position (X
+/// to move, legal, no line X completes at once) and the move is one of its
+/// empty cells, with an odd bound of at least 3 plies and no more than the
+/// empty cells.
+pub fn decode_record(board: QubicBoard, entry: [u8; 2]) -> Result<(u8, u8), TableError> {
+    let bad = |reason: String| TableError::Entry {
+        slot: board.x,
+        reason: format!("qubic record {:016x}{:016x}: {reason}", board.x, board.o),
+    };
+    let [cell, plies] = entry;
+    if board.x & board.o != 0 || !board.x_to_move() {
+        return Err(bad("not a position with X to move".into()));
+    }
+    if line_cells(board.x, board.o).threats != 0 {
+        return Err(bad("X completes a line at once: no record is stored".into()));
+    }
+    if usize::from(cell) >= CELLS || board.empty() >> cell & 1 == 0 {
+        return Err(bad(format!("move {cell} is not an empty cell")));
+    }
+    if plies < 3 || plies % 2 == 0 || u32::from(plies) > board.empty().count_ones() {
+        return Err(bad(format!("{plies} plies is no bound of a win here")));
+    }
+    Ok((cell, plies))
+}
+
+/// The move of a shortest threat line of X in an X-to-move position, as
+/// every probe finds it (`threats` within [`THREAT_BUDGET`], on the
+/// canonical board): what the build leaves out of the table is what this
+/// settles on canonical boards.
+pub fn threat_move(threats: &mut ThreatSearch, board: QubicBoard) -> Option<StrategyMove> {
+    threats
+        .find_shortest(board.x, board.o)
+        .map(|line| StrategyMove {
+            cell: QubicCell(line.first()),
+            plies: line.plies(),
+            settled: Settled::ThreatLine,
+        })
+}
+
+/// A threat search as probes run it.
+pub fn probe_threats() -> ThreatSearch {
+    ThreatSearch::new(THREAT_BUDGET)
+}
+
+/// A strategy table and the threat search its probes use.
+#[derive(Debug)]
+pub struct Strategy<'t, D> {
+    table: &'t Table<D>,
+    threats: ThreatSearch,
+}
+
+impl<'t, D: AsRef<[u8]>> Strategy<'t, D> {
+    /// The strategy of a Qubic table (whose header the caller checked).
+    pub fn new(table: &'t Table<D>) -> Strategy<'t, D> {
+        Strategy {
+            table,
+            threats: probe_threats(),
+        }
+    }
+
+    /// The table's record for a canonical board: its move and bound.
+    ///
+    /// # Errors
+    ///
+    /// A [`TableError`] if the record or its block is corrupt.
+    pub fn record(&self, canonical: QubicBoard) -> Result<Option<(u8, u8)>, TableError> {
+        match self.table.wide_entry(key(canonical))? {
+            Some(entry) => Ok(Some(decode_record(canonical, entry)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The strategy's move in an X-to-move position that is not over, if
+    /// the strategy settles it (see the [module documentation](self)). The
+    /// move is found on the canonical board and mapped back, so the
+    /// strategy plays symmetric positions symmetrically: checking it on
+    /// one image of each position checks it on all.
+    ///
+    /// # Errors
+    ///
+    /// A [`TableError`] if a record it reads is corrupt.
+    pub fn x_move(&mut self, board: QubicBoard) -> Result<Option<StrategyMove>, TableError> {
+        debug_assert!(board.x_to_move());
+        let threats = line_cells(board.x, board.o).threats;
+        if threats != 0 {
+            return Ok(Some(StrategyMove {
+                cell: QubicCell(threats.trailing_zeros() as u8),
+                plies: 1,
+                settled: Settled::Immediate,
+            }));
+        }
+        let (canonical, symmetry) = canonical_with_symmetry(board);
+        let found = match self.record(canonical)? {
+            Some((cell, plies)) => Some(StrategyMove {
+                cell: QubicCell(cell),
+                plies,
+                settled: Settled::Record,
+            }),
+            None => threat_move(&mut self.threats, canonical),
+        };
+        Ok(found.map(|m| StrategyMove {
+            cell: QubicCell(INVERSES[symmetry][usize::from(m.cell.0)]),
+            ..m
+        }))
+    }
+
+    /// The most plies X's strategy needs from an O-to-move position that is
+    /// not over, whatever O plays, if it covers every O move; and whether
+    /// every one of them is settled by the rules alone (no record read).
+    ///
+    /// # Errors
+    ///
+    /// A [`TableError`] if a record it reads is corrupt.
+    pub fn o_bound(&mut self, board: QubicBoard) -> Result<Option<(u8, bool)>, TableError> {
+        debug_assert!(!board.x_to_move());
+        if line_cells(board.o, board.x).threats != 0 {
+            // O completes a line.
+            return Ok(None);
+        }
+        let mut longest = 0;
+        let mut by_rules = true;
+        let mut moves = board.empty();
+        while moves != 0 {
+            let cell = QubicCell(moves.trailing_zeros() as u8);
+            moves &= moves - 1;
+            let child = board.with_move(cell);
+            if child.empty() == 0 {
+                // O fills the board without a line: a draw.
+                return Ok(None);
+            }
+            let Some(reply) = self.x_move(child)? else {
+                return Ok(None);
+            };
+            longest = longest.max(reply.plies);
+            by_rules &= reply.settled != Settled::Record;
+        }
+        Ok(Some((longest + 1, by_rules)))
+    }
+}
