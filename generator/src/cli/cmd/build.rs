@@ -141,7 +141,7 @@ fn build_mpi(
     let ranks = table.ranks.len();
     write_counts(
         out,
-        &format!("{} on {ranks} MPI ranks", board.id()),
+        &format!("{} on {ranks} MPI ranks", solvedb_lookup::Game::id(&board)),
         Dots::LAYERS,
         Dots::COLUMNS,
         &table.layers,
