@@ -8,7 +8,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use std::time::SystemTime;
 
 use crate::error::Error;
-use crate::format::{BlockCache, GameId};
+use crate::format::{BlockCache, FileCheck, GameId};
 use crate::game::{SearchLimits, Tabled};
 use crate::game_oracle::GameOracle;
 use crate::mapping::{Opener, TableBytes};
@@ -18,6 +18,7 @@ use crate::report::{Mainline, MoveReport, Report, Want, mainline, report};
 trait AnyGameOracle: fmt::Debug + Send + Sync {
     fn report(&self, text: &str, want: Want) -> Result<Report, Error>;
     fn mainline(&self, text: &str) -> Result<Mainline, Error>;
+    fn file_check(&self) -> Option<FileCheck>;
 }
 
 impl<G: Tabled + 'static> AnyGameOracle for GameOracle<G, TableBytes> {
@@ -27,6 +28,10 @@ impl<G: Tabled + 'static> AnyGameOracle for GameOracle<G, TableBytes> {
 
     fn mainline(&self, text: &str) -> Result<Mainline, Error> {
         mainline(self, text)
+    }
+
+    fn file_check(&self) -> Option<FileCheck> {
+        self.table().map(|table| table.file_check())
     }
 }
 
@@ -243,6 +248,17 @@ impl Oracle {
     /// and how many blocks it decoded ([`BlockCache::stats`]).
     pub fn cache(&self) -> &Arc<BlockCache> {
         &self.cache
+    }
+
+    /// Where the whole-file check of each opened table stands (games
+    /// answered by search have none), without waiting: for a health check,
+    /// or a test that waits for the checks to pass.
+    pub fn file_checks(&self) -> Vec<(GameId, FileCheck)> {
+        let games = self.games.read().unwrap_or_else(PoisonError::into_inner);
+        games
+            .iter()
+            .filter_map(|(id, loaded)| Some((*id, loaded.oracle.file_check()?)))
+            .collect()
     }
 
     /// Picks up tables that changed on disk since their game was first
