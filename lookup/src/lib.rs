@@ -41,7 +41,7 @@
 //! default, one per oracle, shared by its tables). Nothing reads a whole
 //! table unless asked to: [`read_table`] does (`verify` and the corruption
 //! sweep want every byte), and [`Table::verify`] and [`Table::check_file`]
-//! read the file in 1 MiB pieces.
+//! read the file in 256 KiB pieces.
 //!
 //! # Quirks
 //!

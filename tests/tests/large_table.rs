@@ -146,7 +146,7 @@ fn a_sparse_four_gib_table_is_probed_in_a_few_mib() {
             assert_eq!(table.entry(slot).unwrap(), 0, "slot {slot}");
         }
     }
-    // The whole-file checksum: 4 GiB read a MiB at a time.
+    // The whole-file checksum: 4 GiB read 256 KiB at a time.
     table.check_file().unwrap();
     assert_eq!(table.header().stored, 3);
     assert!(cache.stats().used <= 8 << 20);

@@ -129,7 +129,7 @@ impl FileCheckState {
 }
 
 /// Bytes the whole-file checksum reads at a time.
-const CHECK_CHUNK: usize = 1 << 20;
+const CHECK_CHUNK: usize = 1 << 18;
 
 /// Whether the XXH3-64 of every byte but the last 8 of `data` is `expected`,
 /// read [`CHECK_CHUNK`] bytes at a time (memory: one chunk, whatever the size).
@@ -607,7 +607,7 @@ impl<D: TableData> Table<D> {
         Ok(decoded)
     }
 
-    /// Checks the whole-file checksum now, reading the bytes 1 MiB at a
+    /// Checks the whole-file checksum now, reading the bytes 256 KiB at a
     /// time (memory: one such buffer, whatever the table's size), unless
     /// it was checked before; waits for a check already running. After a
     /// failure every probe of the table returns the error.
