@@ -7,7 +7,7 @@ use std::hash::Hash;
 use std::time::Duration;
 
 use crate::error::{Error, PositionError};
-use crate::format::{GameId, Header, IndexScheme, Table, TableError, ValueEncoding};
+use crate::format::{GameId, Header, IndexScheme, Table, TableData, TableError, ValueEncoding};
 use crate::value::{AnyValue, Score, Transition};
 
 /// The longest notation of a position or move list any parser reads; longer
@@ -224,7 +224,7 @@ pub trait Tabled: Game {
     /// # Errors
     ///
     /// A [`TableError`] if the entry is missing or corrupt.
-    fn table_score<D: AsRef<[u8]>>(
+    fn table_score<D: TableData>(
         &self,
         table: &Table<D>,
         position: Self::Position,

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::error::Error;
-use crate::format::{Table, TableError};
+use crate::format::{Table, TableData, TableError};
 use crate::game::{SearchLimits, Tabled};
 use crate::search::Search;
 use crate::value::Score;
@@ -88,7 +88,7 @@ pub struct GameOracle<G, D> {
     limits: SearchLimits,
 }
 
-impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
+impl<G: Tabled, D: TableData> GameOracle<G, D> {
     /// An oracle that answers from `table`.
     ///
     /// # Errors

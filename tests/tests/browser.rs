@@ -211,7 +211,7 @@ async fn run() {
     let page = Page {
         tab,
         base,
-        oracle: Oracle::open_reading(&committed_tables()).unwrap(),
+        oracle: Oracle::open(&committed_tables()).unwrap(),
     };
     let mut rng = Rng::new(2026);
 

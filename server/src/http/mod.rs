@@ -114,7 +114,7 @@ impl AppState {
     /// If `tables` exists and is not a directory. The leaderboard is kept
     /// in memory until [`with_data`](AppState::with_data) names a directory.
     pub fn new(tables: &std::path::Path, limits: ServerLimits) -> Result<AppState> {
-        let oracle = Oracle::open_reading(tables)
+        let oracle = Oracle::open(tables)
             .with_context(|| format!("opening tables directory {}", tables.display()))?
             .with_search_limits(solvedb_lookup::SearchLimits {
                 nodes: limits.search_nodes,
