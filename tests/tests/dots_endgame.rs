@@ -120,6 +120,23 @@ fn check(board: Dots, position: Edges, rng: &mut Rng, rules: &[(&str, Rules, Opt
     }
 }
 
+/// A position with `undrawn` edges left: play without third sides
+/// (`dots_without_third_sides`, as the bench positions) to 36 undrawn
+/// edges on 5x5 (32 on 4x5, about as far as such play goes), then random
+/// edges, which give boxes third sides and take some.
+fn position(board: Dots, rng: &mut Rng, undrawn: u32) -> Edges {
+    let quiet = (board.edges() * 3 / 5).max(undrawn);
+    loop {
+        if let Some(mut p) = dots_without_third_sides(board, rng, quiet) {
+            while board.edges() - p.count() > undrawn {
+                let free: Vec<u32> = (0..board.edges()).filter(|&e| p.0 & 1 << e == 0).collect();
+                p.0 |= 1 << rng.pick(&free);
+            }
+            return p;
+        }
+    }
+}
+
 fn rule_sets() -> Vec<(&'static str, Rules, Option<usize>)> {
     let without = |f: fn(&mut Rules)| {
         let mut r = Rules::ALL;
@@ -156,20 +173,9 @@ fn the_solver_agrees_with_a_dense_retrograde_on_4x5_and_5x5_positions() {
         (4, 5, 24, 1),
     ] {
         let board = Dots::new(rows, cols).unwrap();
-        let mut checked = 0;
-        while checked < count {
-            // Half from play without third sides (few boxes taken), half
-            // with eight random edges drawn after it (capturable boxes).
-            let extra = if checked % 2 == 0 { 0 } else { 8 };
-            let Some(mut p) = dots_without_third_sides(board, &mut rng, undrawn + extra) else {
-                continue;
-            };
-            for _ in 0..extra {
-                let free: Vec<u32> = (0..board.edges()).filter(|&e| p.0 & 1 << e == 0).collect();
-                p.0 |= 1 << rng.pick(&free);
-            }
+        for _ in 0..count {
+            let p = position(board, &mut rng, undrawn);
             check(board, p, &mut rng, &rules);
-            checked += 1;
         }
     }
 }
@@ -190,11 +196,7 @@ fn deeper_positions_on_request() {
     let rules = [("all, two threads", Rules::ALL, Some(2))];
     for (rows, cols) in [(4, 5), (5, 5)] {
         let board = Dots::new(rows, cols).unwrap();
-        let p = loop {
-            if let Some(p) = dots_without_third_sides(board, &mut rng, undrawn) {
-                break p;
-            }
-        };
+        let p = position(board, &mut rng, undrawn);
         let started = std::time::Instant::now();
         check(board, p, &mut rng, &rules);
         eprintln!(
