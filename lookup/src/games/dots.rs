@@ -47,7 +47,7 @@ mod endgame;
 use std::fmt;
 use std::sync::OnceLock;
 
-pub use endgame::{EndgameSolver, Rules};
+pub use endgame::{Analysis, EndgameSolver, MoveBounds, Rules};
 
 use crate::error::PositionError;
 use crate::format::{

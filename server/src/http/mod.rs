@@ -120,6 +120,8 @@ impl AppState {
                 nodes: limits.search_nodes,
                 time: Some(limits.search_time),
                 table_bytes: Some(limits.search_table_bytes),
+                // Each search on every core (dots); at most `searches` at once.
+                threads: None,
             });
         let tabled: HashSet<GameId> = solvedb_lookup::catalogue()
             .iter()

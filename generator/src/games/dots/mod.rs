@@ -3,6 +3,7 @@
 //! baseline, with probe latency and the endgame solver.
 
 pub mod distributed;
+pub mod endgame;
 pub mod retrograde;
 
 use std::hint::black_box;
