@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::error::Error;
-use crate::format::{Table, TableError};
+use crate::format::{Table, TableData, TableError};
 use crate::game::{Probed, SearchLimits, Tabled};
 use crate::search::Search;
 use crate::value::Score;
@@ -112,7 +112,7 @@ pub struct GameOracle<G, D> {
     limits: SearchLimits,
 }
 
-impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
+impl<G: Tabled, D: TableData> GameOracle<G, D> {
     /// An oracle that answers from `table`.
     ///
     /// # Errors
@@ -221,13 +221,26 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
     /// As [`probe`](GameOracle::probe).
     pub fn answer(&self, position: G::Position) -> Result<Answer<G>, Error> {
         let mut search = self.new_search();
-        let (score, at_most, source) = self.look_up(position, &mut search)?;
+        // Without a table, a game's own solver may score every move in one
+        // search (dots-and-boxes: the root's bounds narrow each move's).
+        let together = match self.table {
+            None => search.score_moves(position).transpose()?,
+            Some(_) => None,
+        };
+        let (score, at_most, source, move_scores) = match together {
+            Some((score, scores)) => (score, false, Source::Search, Some(scores)),
+            None => {
+                let (score, at_most, source) = self.look_up(position, &mut search)?;
+                (score, at_most, source, None)
+            }
+        };
         let mut moves = Vec::new();
         let mut unknown = Vec::new();
-        for mv in self.game.moves(position) {
+        for (i, mv) in self.game.moves(position).into_iter().enumerate() {
             let (child, transition) = self.game.play(position, mv);
-            let child = match (&self.table, source) {
-                (Some(table), Source::Table | Source::ForcedPlay) => {
+            let child = match (&move_scores, &self.table, source) {
+                (Some(scores), _, _) => (scores[i], false),
+                (None, Some(table), Source::Table | Source::ForcedPlay) => {
                     match self.game.table_probe(table, child)? {
                         Some(probed) => (probed.score, probed.at_most),
                         None => {
@@ -236,12 +249,17 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
                         }
                     }
                 }
-                _ => {
+                (None, _, _) => {
                     let (score, at_most, _) = self.look_up(child, &mut search)?;
                     (score, at_most)
                 }
             };
-            let move_score = transition.backup(child.0);
+            // `score_moves` gives the moves' scores already backed up.
+            let move_score = if move_scores.is_some() {
+                child.0
+            } else {
+                transition.backup(child.0)
+            };
             moves.push(MoveValue {
                 mv,
                 value: self.game.value(position, move_score),

@@ -94,7 +94,7 @@ struct ValueFields {
 impl From<AnyValue> for ValueFields {
     fn from(value: AnyValue) -> ValueFields {
         match value {
-            AnyValue::Outcome(o) => ValueFields {
+            AnyValue::Outcome(o) | AnyValue::AtMost(o) => ValueFields {
                 result: Some(o.wdl.as_str()),
                 plies: Some(o.plies),
                 value: None,
@@ -355,7 +355,7 @@ impl PyOracle {
             time,
             ..SearchLimits::default()
         };
-        let oracle = LookupOracle::open_reading(&tables_dir)
+        let oracle = LookupOracle::open(&tables_dir)
             .map_err(to_py_err)?
             .with_search_limits(limits);
         Ok(PyOracle { oracle })

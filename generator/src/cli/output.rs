@@ -31,8 +31,8 @@ impl Paint {
     pub fn value(self, value: AnyValue) -> String {
         use anstyle::AnsiColor::{Green, Red};
         let style = match value {
-            AnyValue::Outcome(o) if o.wdl == Wdl::Win => Green.on_default(),
-            AnyValue::Outcome(o) if o.wdl == Wdl::Loss => Red.on_default(),
+            AnyValue::Outcome(o) | AnyValue::AtMost(o) if o.wdl == Wdl::Win => Green.on_default(),
+            AnyValue::Outcome(o) | AnyValue::AtMost(o) if o.wdl == Wdl::Loss => Red.on_default(),
             AnyValue::Margin(m) if m > 0 => Green.on_default(),
             AnyValue::Margin(m) if m < 0 => Red.on_default(),
             _ => anstyle::Style::new(),

@@ -117,6 +117,7 @@
 //! same build writes the same bytes. [`write_atomically`] writes a temporary
 //! file, syncs it and renames it over the final name.
 
+mod cache;
 mod codec;
 mod read;
 mod wide;
@@ -128,11 +129,12 @@ use std::str::FromStr;
 use bincode::Options;
 use serde::{Deserialize, Serialize};
 
+pub use cache::{BlockCache, CacheStats};
 pub use codec::{
     MARGIN_BIAS, decode_boxes_won, decode_margin, decode_outcome, encode_boxes_won, encode_margin,
     encode_outcome,
 };
-pub use read::Table;
+pub use read::{FileCheck, Table, TableData};
 pub use wide::{WIDE_KEY_BYTES, WIDE_RECORD_BYTES, WideRecord, wide_entries};
 pub use write::{
     StoredBlock, assemble_table, compress_blocks, encode_table, remove_stale_temporaries, reseal,
@@ -476,6 +478,15 @@ pub enum TableError {
         /// What went wrong.
         reason: String,
     },
+    /// The bytes could not be read (an I/O error from the file under a
+    /// [`TableFile`](crate::TableFile)).
+    #[error("cannot read the table at byte {offset}: {reason}")]
+    Read {
+        /// Where the read started.
+        offset: u64,
+        /// What the operating system said.
+        reason: String,
+    },
     /// An entry holds a byte that the value encoding does not allow, or a
     /// position the table should hold is missing.
     #[error("bad entry at slot {slot}: {reason}")]
@@ -536,6 +547,7 @@ mod tests {
         header.values = ValueEncoding::StrategyMoves;
         let bytes = header_options().serialize(&header).unwrap();
         assert_eq!(&bytes[6..14], &[3, 0, 0, 0, 3, 0, 0, 0]);
+        header.index = IndexScheme::EdgeMaskCanonical;
         // Games without fields are their variant index alone.
         for (game, index) in [(GameId::TicTacToe4x4, 3u8), (GameId::Qubic, 4)] {
             header.game = game;

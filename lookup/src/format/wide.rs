@@ -10,7 +10,8 @@
 
 use rayon::prelude::*;
 
-use super::{Header, Table, TableError};
+use super::cache::Words;
+use super::{Header, Table, TableData, TableError};
 
 /// Bytes of a wide key in a record and in the fence.
 pub const WIDE_KEY_BYTES: usize = 16;
@@ -81,32 +82,53 @@ fn key_at(bytes: &[u8], at: usize) -> u128 {
     )
 }
 
+/// The key at byte `at` of a decoded block, `None` past its end.
+fn key_in(words: Words<'_>, at: usize) -> Option<u128> {
+    (at + WIDE_KEY_BYTES <= words.len()).then(|| {
+        let mut bytes = [0u8; WIDE_KEY_BYTES];
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            *byte = words.byte(at + i);
+        }
+        u128::from_le_bytes(bytes)
+    })
+}
+
 fn bad_layout() -> TableError {
     TableError::Header("bad wide-keys layout".into())
 }
 
-impl<D: AsRef<[u8]>> Table<D> {
+impl<D: TableData> Table<D> {
     /// Fence key `i`: the first key of record block `i`.
     fn fence_key(&self, i: u64) -> Result<u128, TableError> {
         let block_entries = u64::from(self.header().block_entries);
         let at = i * WIDE_KEY_BYTES as u64;
-        let block = self.block(at / block_entries)?;
+        let block = at / block_entries;
         let offset = (at % block_entries) as usize;
-        // A fence key never straddles blocks: a block holds a whole number
-        // of 18-byte records, an even number of bytes, and the fence starts
-        // at 0 in steps of 16; a block of an odd multiple of 8 bytes could
-        // split one, so such keys are read in two pieces.
-        if offset + WIDE_KEY_BYTES <= block.len() {
-            return Ok(key_at(block, offset));
+        // A block holds a whole number of 18-byte records and the fence
+        // goes in steps of 16 from 0, so a key may lie across two blocks
+        // (blocks of an odd multiple of 8 bytes): then it is read in two
+        // pieces.
+        let (whole, head) = self.with_block(block, |words| {
+            let head: Vec<u8> = (offset..words.len().min(offset + WIDE_KEY_BYTES))
+                .map(|j| words.byte(j))
+                .collect();
+            (key_in(words, offset), head)
+        })?;
+        if let Some(key) = whole {
+            return Ok(key);
+        }
+        let first = head.len();
+        let tail: Vec<u8> = self.with_block(block + 1, |words| {
+            (0..words.len().min(WIDE_KEY_BYTES - first))
+                .map(|j| words.byte(j))
+                .collect()
+        })?;
+        if first + tail.len() != WIDE_KEY_BYTES {
+            return Err(TableError::Size(format!("fence key {i} is past its block")));
         }
         let mut bytes = [0u8; WIDE_KEY_BYTES];
-        let first = block.len() - offset;
-        bytes[..first].copy_from_slice(&block[offset..]);
-        let next = self.block(at / block_entries + 1)?;
-        let rest = next
-            .get(..WIDE_KEY_BYTES - first)
-            .ok_or_else(|| TableError::Size(format!("fence key {i} is past its block")))?;
-        bytes[first..].copy_from_slice(rest);
+        bytes[..first].copy_from_slice(&head);
+        bytes[first..].copy_from_slice(&tail);
         Ok(u128::from_le_bytes(bytes))
     }
 
@@ -139,22 +161,22 @@ impl<D: AsRef<[u8]>> Table<D> {
         let Some(record_block) = lo.checked_sub(1) else {
             return Ok(None);
         };
-        let block = self.block(fence_blocks + record_block)?;
-        let records = block.len() / WIDE_RECORD_BYTES;
-        let (mut lo, mut hi) = (0usize, records);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let at = mid * WIDE_RECORD_BYTES;
-            match key_at(block, at).cmp(&key) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => {
-                    let entry = &block[at + WIDE_KEY_BYTES..at + WIDE_RECORD_BYTES];
-                    return Ok(Some([entry[0], entry[1]]));
+        self.with_block(fence_blocks + record_block, |block| {
+            let (mut lo, mut hi) = (0usize, block.len() / WIDE_RECORD_BYTES);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                let at = mid * WIDE_RECORD_BYTES;
+                match key_in(block, at)?.cmp(&key) {
+                    std::cmp::Ordering::Less => lo = mid + 1,
+                    std::cmp::Ordering::Greater => hi = mid,
+                    std::cmp::Ordering::Equal => {
+                        let entry = at + WIDE_KEY_BYTES;
+                        return Some([block.byte(entry), block.byte(entry + 1)]);
+                    }
                 }
             }
-        }
-        Ok(None)
+            None
+        })
     }
 
     /// Record `index` (of `stored`) of a wide-keys table.
@@ -174,16 +196,17 @@ impl<D: AsRef<[u8]>> Table<D> {
                 header.stored
             )));
         };
-        let block = self.block(fence_blocks + index / per_block)?;
         let at = (index % per_block) as usize * WIDE_RECORD_BYTES;
-        let record = block
-            .get(at..at + WIDE_RECORD_BYTES)
-            .ok_or_else(|| TableError::Size(format!("record {index} is past its block")))?;
-        Ok((key_at(record, 0), [record[16], record[17]]))
+        self.with_block(fence_blocks + index / per_block, |block| {
+            let key = key_in(block, at)?;
+            let entry = at + WIDE_KEY_BYTES;
+            (entry + 2 <= block.len()).then(|| (key, [block.byte(entry), block.byte(entry + 1)]))
+        })?
+        .ok_or_else(|| TableError::Size(format!("record {index} is past its block")))
     }
 }
 
-impl<D: AsRef<[u8]> + Sync> Table<D> {
+impl<D: TableData + Send + Sync> Table<D> {
     /// Wide-keys tables: every block decodes, the fence names each record
     /// block's first key and is padded with zeros, and keys ascend strictly
     /// across the whole table.

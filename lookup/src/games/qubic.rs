@@ -55,10 +55,10 @@ use strategy::{Settled, Strategy};
 
 use crate::error::PositionError;
 use crate::format::{GameId, IndexScheme, TableError, ValueEncoding, encode_outcome};
-use crate::format::Table;
+use crate::format::{Table, TableData};
 use crate::game::{ExactSolver, Game, Probed, SearchLimits, Tabled, check_notation_length};
 use crate::games::check_reachable;
-use crate::games::stones::{Layout, least_image};
+use crate::games::stones::{Layout, least_image, renumbering};
 use crate::value::{Outcome, Score, Transition, WIN_SCORE};
 
 /// How Qubic is written.
@@ -290,17 +290,10 @@ const AXIS_PERMUTATIONS: [[usize; 3]; 6] = [
 ];
 
 /// The renumbering of coordinates (`0..4`) that symmetry `s` applies to all
-/// three axes first: bit 0 of `s / 48` swaps the middle two (`1 ↔ 2`), bit
-/// 1 then swaps within each half (`0 ↔ 1`, `2 ↔ 3`, which turns the board
-/// inside out: corners to centre cells). Both commute with `i ↦ 3 − i`.
+/// three axes first: [`renumbering`] `s / 48` (which turns the board inside
+/// out for `s / 48 ≥ 2`: corners to centre cells).
 const fn inner(s: usize, i: usize) -> usize {
-    let k = s / 48;
-    let i = if k & 1 != 0 && (i == 1 || i == 2) {
-        3 - i
-    } else {
-        i
-    };
-    if k & 2 != 0 { i ^ 1 } else { i }
+    renumbering(s / 48, i)
 }
 
 /// Cell maps of the 192 symmetries: `SYMMETRIES[s][c]` is where cell `c`
@@ -745,7 +738,7 @@ impl Tabled for Qubic {
     /// The strategy's value: see [`strategy`]. A position it does not
     /// cover is an error here; [`table_probe`](Tabled::table_probe) says
     /// `None` instead, and the oracle searches it.
-    fn table_score<D: AsRef<[u8]>>(
+    fn table_score<D: TableData>(
         &self,
         table: &Table<D>,
         board: QubicBoard,
@@ -758,7 +751,7 @@ impl Tabled for Qubic {
             })
     }
 
-    fn table_probe<D: AsRef<[u8]>>(
+    fn table_probe<D: TableData>(
         &self,
         table: &Table<D>,
         board: QubicBoard,

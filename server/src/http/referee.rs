@@ -182,11 +182,11 @@ pub fn judge(before: Option<&Report>, mv: &str) -> (Option<bool>, Option<i64>) {
         return (None, None);
     };
     let cost = match (report.value, played.value) {
-        (AnyValue::Outcome(best), AnyValue::Outcome(got)) => {
-            i64::from(rank(best.wdl)) - i64::from(rank(got.wdl))
-        }
         (AnyValue::Margin(best), AnyValue::Margin(got)) => i64::from(best) - i64::from(got),
-        _ => return (None, None),
+        (best, got) => match (best.outcome(), got.outcome()) {
+            (Some(best), Some(got)) => i64::from(rank(best.wdl)) - i64::from(rank(got.wdl)),
+            _ => return (None, None),
+        },
     };
     (Some(cost == 0), Some(cost))
 }
@@ -264,6 +264,7 @@ mod tests {
                     value: outcome(Wdl::Loss, 4),
                 },
             ],
+            unknown: Vec::new(),
         };
         assert_eq!(judge(Some(&report), "1"), (Some(true), Some(0)));
         assert_eq!(judge(Some(&report), "2"), (Some(true), Some(0)));

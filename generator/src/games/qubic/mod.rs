@@ -87,7 +87,7 @@ pub fn strategy_solution(proved: &ProvedStrategy) -> Solution {
             proved.tasks.len()
         ),
         format!(
-            "proof: {} nodes ({} proof-number nodes, {} threat-search nodes), task time {}              over the threads, wall {} (merge and bounds {})",
+            "proof: {} nodes ({} proof-number nodes, {} threat-search nodes), task time {} over the threads, wall {} (merge and bounds {})",
             proved.nodes(),
             mids,
             threat_nodes,
@@ -96,7 +96,7 @@ pub fn strategy_solution(proved: &ProvedStrategy) -> Solution {
             seconds(proved.merge_time)
         ),
         format!(
-            "strategy: {} with X to move up to symmetry (X not winning at once), {} stored              (the rest settled by threat lines at probe time); X wins within {} plies              against the longest defence",
+            "strategy: {} with X to move up to symmetry (X not winning at once), {} stored (the rest settled by threat lines at probe time); X wins within {} plies against the longest defence",
             count(proved.positions(), "position", "positions"),
             proved.records.len(),
             proved.depth
@@ -130,7 +130,7 @@ pub fn strategy_solution(proved: &ProvedStrategy) -> Solution {
 impl Buildable for Qubic {
     const BLOCK_ENTRIES: u32 = strategy::BLOCK_ENTRIES;
 
-    const LAYERS: &'static str = "the strategy's positions with X to move, up to symmetry         (but those X wins at once), by stones on the board, and the records stored";
+    const LAYERS: &'static str = "the strategy's positions with X to move, up to symmetry (but those X wins at once), by stones on the board, and the records stored";
 
     const COLUMNS: [&'static str; 3] = ["stones", "positions", "stored"];
 
@@ -366,4 +366,145 @@ pub fn random_position(rng: &mut Rng, stones: u32, careful: bool) -> Option<Qubi
     let empty = board.empty();
     let calm = threats(me, empty) == 0 && threats(you, empty) == 0 && forks(me, you) == 0;
     (Qubic.terminal_score(board).is_none() && (calm || !careful)).then_some(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use solvedb_lookup::games::qubic::strategy::{board_of_key, probe_threats, threat_move};
+    use solvedb_lookup::{ExactSolver, QubicSolver, WIN_SCORE};
+
+    use super::*;
+    use crate::build::encode_solution;
+
+    /// Calm positions from seeded careful play, X to move, that X wins
+    /// (by the live solver) but not by a threat line: small proofs that
+    /// need the prover's search and records in the table.
+    fn small_roots(count: usize, stones: u32, seed: u64) -> Vec<(QubicBoard, i32)> {
+        let mut rng = Rng::new(seed);
+        let mut threats = probe_threats();
+        let mut found = Vec::new();
+        while found.len() < count {
+            let Some(board) = random_position(&mut rng, stones, true) else {
+                continue;
+            };
+            if !board.x_to_move() || threat_move(&mut threats, board).is_some() {
+                continue;
+            }
+            let mut solver = QubicSolver::new(SearchLimits {
+                nodes: Some(2_000_000),
+                ..SearchLimits::default()
+            });
+            if let Ok(score) = solver.score(board) {
+                if score > 0 {
+                    found.push((board, score));
+                }
+            }
+        }
+        found
+    }
+
+    fn options() -> ProofOptions {
+        ProofOptions {
+            threads: 2,
+            task_table_bytes: 4 << 20,
+            task_nodes: Some(20_000_000),
+        }
+    }
+
+    fn table_of(proved: &ProvedStrategy) -> Table<Vec<u8>> {
+        let bytes = encode_solution(&Qubic, &strategy_solution(proved), 3);
+        let table = Table::new(bytes).expect("a table");
+        table.verify().expect("checksums");
+        table
+    }
+
+    fn table_with(records: &[(u128, [u8; 2])]) -> Table<Vec<u8>> {
+        let solution = Solution {
+            layers: Vec::new(),
+            entries: wide_entries(records, <Qubic as Buildable>::BLOCK_ENTRIES),
+            stored: records.len() as u64,
+            notes: Vec::new(),
+        };
+        Table::new(encode_solution(&Qubic, &solution, 3)).expect("a table")
+    }
+
+    #[test]
+    fn small_proofs_give_strategies_the_walk_accepts_and_the_solver_confirms() {
+        let mut stored = 0;
+        for (root, score) in small_roots(4, 36, 2020) {
+            let proved = prove_strategy(root, options(), &|_| {}).expect("proved");
+            let table = table_of(&proved);
+            let (report, moves) = walk::walk_from(&table, root, true).expect("the walk");
+            assert_eq!(report.from_records, proved.records.len() as u64);
+            assert_eq!(report.depth, proved.depth);
+            assert_eq!(report.claimed, proved.depth);
+            // The strategy's bound is no faster than the fastest win.
+            let plies = (WIN_SCORE - score) as u32 - root.stones();
+            assert!(u32::from(proved.depth) >= plies, "{}", Qubic.notation(root));
+            // Every exported position is one X wins, and its move wins.
+            let mut solver = QubicSolver::new(SearchLimits::default());
+            for (&position, &cell) in moves.as_ref().expect("asked for") {
+                let board = board_of_key(position);
+                let after = board.with_move(QubicCell::new(cell).expect("a cell"));
+                assert!(solver.score(after).expect("solved") < 0, "{}", Qubic.notation(board));
+            }
+            stored += proved.records.len();
+            // The same proof writes the same bytes.
+            let again = prove_strategy(root, options(), &|_| {}).expect("proved");
+            assert_eq!(again.records, proved.records);
+        }
+        assert!(stored > 0, "the roots needed no records");
+    }
+
+    #[test]
+    fn the_walk_refuses_broken_strategies() {
+        let (root, _) = small_roots(1, 36, 2021)[0];
+        let proved = prove_strategy(root, options(), &|_| {}).expect("proved");
+        let records = proved.records.clone();
+        assert!(walk::walk_from(&table_with(&records), root, false).is_ok());
+        let (canonical, _) = solvedb_lookup::games::qubic::canonical_with_symmetry(root);
+        let at = records
+            .iter()
+            .position(|r| r.0 == strategy::key(canonical))
+            .expect("the root is stored");
+
+        // The root's record left out: no move there.
+        let mut missing = records.clone();
+        missing.remove(at);
+        assert!(walk::walk_from(&table_with(&missing), root, false).is_err());
+
+        // A bound two plies too short.
+        let mut short = records.clone();
+        short[at].1[1] -= 2;
+        if short[at].1[1] >= 3 {
+            assert!(walk::walk_from(&table_with(&short), root, false).is_err());
+        }
+
+        // A move on a taken cell: a corrupt record.
+        let taken = (canonical.x() | canonical.o()).trailing_zeros() as u8;
+        let mut taken_move = records.clone();
+        taken_move[at].1[0] = taken;
+        assert!(walk::walk_from(&table_with(&taken_move), root, false).is_err());
+
+        // A move that does not win (by the live solver): the walk finds a
+        // defence.
+        let mut solver = QubicSolver::new(SearchLimits::default());
+        let losing = (0..64u8)
+            .filter(|&c| canonical.empty() >> c & 1 != 0)
+            .find(|&c| {
+                let after = canonical.with_move(QubicCell::new(c).expect("a cell"));
+                solver.score(after).expect("solved") >= 0
+            })
+            .expect("a move that does not win");
+        let mut wrong = records.clone();
+        wrong[at].1[0] = losing;
+        assert!(walk::walk_from(&table_with(&wrong), root, false).is_err());
+
+        // A record the strategy never reaches: bytes nobody checked.
+        let mut extra = records.clone();
+        let stray = board_of_key(1 << 64 | 2);
+        extra.push((strategy::key(stray), [5, 3]));
+        extra.sort();
+        assert!(walk::walk_from(&table_with(&extra), root, false).is_err());
+    }
 }

@@ -186,6 +186,24 @@ impl Walker<'_> {
 ///
 /// The first position where the strategy fails, or a corrupt record.
 pub fn walk(table: &Table<Vec<u8>>, export: bool) -> Result<(WalkReport, Option<BTreeMap<u128, u8>>)> {
+    walk_from(table, Qubic.start(), export)
+}
+
+/// [`walk`] from `start` (X to move, not over) instead of the empty board:
+/// for tables of a strategy from a later position (the tests' small
+/// proofs).
+///
+/// # Errors
+///
+/// As [`walk`].
+pub fn walk_from(
+    table: &Table<Vec<u8>>,
+    start: QubicBoard,
+    export: bool,
+) -> Result<(WalkReport, Option<BTreeMap<u128, u8>>)> {
+    if !start.x_to_move() || Qubic.terminal_score(start).is_some() {
+        bail!("the walk starts from a position with X to move that is not over");
+    }
     let mut walker = Walker {
         strategy: Strategy::new(table),
         lines: lines(),
@@ -196,7 +214,7 @@ pub fn walk(table: &Table<Vec<u8>>, export: bool) -> Result<(WalkReport, Option<
     if walker.lines.len() != 76 {
         bail!("found {} lines, not 76", walker.lines.len());
     }
-    let start = Qubic.start();
+    let start = Qubic.canonical(start);
     walker.report.depth = walker.x_node(start)?;
     walker.report.claimed = walker
         .strategy

@@ -32,7 +32,7 @@
 //! [`ValueEncoding::StrategyMoves`]: crate::format::ValueEncoding::StrategyMoves
 //! [`IndexScheme::SortedWideKeys`]: crate::format::IndexScheme::SortedWideKeys
 
-use crate::format::{Table, TableError};
+use crate::format::{Table, TableData, TableError};
 use crate::games::qubic::prover::THREAT_BUDGET;
 use crate::games::qubic::threats::ThreatSearch;
 use crate::games::qubic::{
@@ -140,7 +140,7 @@ pub struct Strategy<'t, D> {
     threats: ThreatSearch,
 }
 
-impl<'t, D: AsRef<[u8]>> Strategy<'t, D> {
+impl<'t, D: TableData> Strategy<'t, D> {
     /// The strategy of a Qubic table (whose header the caller checked).
     pub fn new(table: &'t Table<D>) -> Strategy<'t, D> {
         Strategy {

@@ -2,8 +2,10 @@ use std::collections::{BTreeSet, HashSet};
 
 use super::*;
 use crate::error::Error;
+use crate::format::Header;
 use crate::testkit::{Rng, playout, random_game};
 use crate::value::Wdl;
+use super::threats::{ThreatLine, ThreatSearch};
 
 const Q: Qubic = Qubic;
 
@@ -686,4 +688,126 @@ fn a_strategy_header_is_accepted_and_other_games_refused() {
     assert_eq!("qubic".parse(), Ok(GameId::Qubic));
     assert_eq!(GameId::Qubic.table_file_name(), "qubic.sdb");
     let _ = Wdl::Draw;
+}
+
+/// Plays a threat line of `attacker` (to move) against `defender` out against
+/// the only replies that do not lose at once: each move but the last makes
+/// exactly one threat of the attacker (none of the defender's stands), the
+/// defender blocks it, and the last completes a line.
+fn plays_out(attacker: u64, defender: u64, line: &ThreatLine) -> bool {
+    let (mut a, mut d) = (attacker, defender);
+    let moves = line.moves();
+    for (i, &cell) in moves.iter().enumerate() {
+        if (a | d) >> cell & 1 != 0 {
+            return false;
+        }
+        // Where the defender threatens, the attacker's move must block.
+        let theirs = threats(d, !(a | d));
+        if theirs != 0 && theirs != 1 << cell && threats(a, !(a | d)) >> cell & 1 == 0 {
+            return false;
+        }
+        a |= 1 << cell;
+        if has_line(a) {
+            return i + 1 == moves.len();
+        }
+        let mine = threats(a, !(a | d));
+        match mine.count_ones() {
+            1 => d |= mine,
+            // A fork: the defender blocks one, the next move completes the
+            // other (unless the defender wins first: it had no threat).
+            2.. if threats(d, !(a | d)) == 0 => {
+                let next = moves.get(i + 1).copied();
+                return next.is_some_and(|c| mine >> c & 1 != 0)
+                    && i + 2 == moves.len();
+            }
+            _ => return false,
+        }
+        if has_line(d) {
+            return false;
+        }
+    }
+    false
+}
+
+#[test]
+fn threat_lines_are_wins_the_solver_confirms_and_shortest_ones_are_no_longer() {
+    let mut search = ThreatSearch::new(prover::THREAT_BUDGET);
+    let mut solver = QubicSolver::new(SearchLimits::default());
+    let mut found = 0;
+    for empties in [16, 24, 30] {
+        for board in late_positions(40, empties, 500 + u64::from(empties)) {
+            let (me, you) = board.mover_and_other();
+            let Some(line) = search.find(me, you) else {
+                continue;
+            };
+            found += 1;
+            assert!(plays_out(me, you, &line), "{}", Q.notation(board));
+            let score = solver.score(board).unwrap();
+            assert!(score > 0, "{}", Q.notation(board));
+            let shortest = search.find_shortest(me, you).expect("a line exists");
+            assert!(plays_out(me, you, &shortest));
+            assert!(shortest.moves().len() <= line.moves().len());
+            // The fastest win is no slower than the shortest line.
+            let plies = WIN_SCORE - score - board.stones() as Score;
+            assert!(plies <= Score::from(shortest.plies()), "{}", Q.notation(board));
+            // A defender stone outside the zone leaves the line winning.
+            let zone = line.zone(me, you);
+            let empty = board.empty();
+            if let Some(outside) = (0..64).find(|&c| empty >> c & 1 != 0 && zone >> c & 1 == 0) {
+                assert!(
+                    plays_out(me, you | 1 << outside, &line),
+                    "{} + {outside}",
+                    Q.notation(board)
+                );
+            }
+        }
+    }
+    assert!(found >= 20, "only {found} positions had a line");
+}
+
+#[test]
+fn the_prover_agrees_with_the_solver_and_its_moves_win() {
+    let mut solver = QubicSolver::new(SearchLimits::default());
+    let (mut proved, mut disproved) = (0, 0);
+    for (empties, count) in [(6, 30), (14, 30), (22, 20)] {
+        for board in late_positions(count, empties, 700 + u64::from(empties)) {
+            let score = if empties <= 7 {
+                slow_score(board)
+            } else {
+                solver.score(board).unwrap()
+            };
+            let attacker = if board.x_to_move() {
+                prover::Attacker::X
+            } else {
+                prover::Attacker::O
+            };
+            let mut prover = prover::Prover::new(
+                attacker,
+                prover::ProverLimits {
+                    table_bytes: 1 << 20,
+                    ..prover::ProverLimits::default()
+                },
+            );
+            let verdict = prover.prove(board).unwrap();
+            assert_eq!(
+                verdict == prover::Verdict::Proved,
+                score > 0,
+                "{}",
+                Q.notation(board)
+            );
+            if verdict == prover::Verdict::Proved {
+                proved += 1;
+                let mv = prover.winning_move(board).unwrap().expect("a winning move");
+                let (child, _) = Q.play(board, QubicCell(mv));
+                let child_score = match Q.terminal_score(child) {
+                    Some(s) => s,
+                    None => solver.score(child).unwrap(),
+                };
+                assert!(child_score < 0, "{} plays {mv}", Q.notation(board));
+            } else {
+                disproved += 1;
+            }
+        }
+    }
+    assert!(proved >= 10 && disproved >= 10, "{proved} proved, {disproved} disproved");
 }
