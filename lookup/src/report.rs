@@ -167,7 +167,11 @@ pub fn mainline<G: Tabled, D: TableData>(
         let answer = oracle.answer(position)?;
         value.get_or_insert_with(|| {
             let value: AnyValue = answer.value.into();
-            if answer.at_most { value.at_most() } else { value }
+            if answer.at_most {
+                value.at_most()
+            } else {
+                value
+            }
         });
         let Some(best) = answer.moves.first() else {
             break;
@@ -243,7 +247,12 @@ pub fn report<G: Tabled, D: TableData>(
     let (value, source, moves, unknown) = match want {
         Want::Value => {
             let probe = oracle.probe_value(position)?;
-            (bounded(probe.value, probe.at_most), probe.source, Vec::new(), Vec::new())
+            (
+                bounded(probe.value, probe.at_most),
+                probe.source,
+                Vec::new(),
+                Vec::new(),
+            )
         }
         Want::Moves | Want::Best => {
             let answer = oracle.answer(position)?;
@@ -256,7 +265,12 @@ pub fn report<G: Tabled, D: TableData>(
                 })
                 .collect();
             let unknown = answer.unknown.iter().map(ToString::to_string).collect();
-            (bounded(answer.value, answer.at_most), answer.source, moves, unknown)
+            (
+                bounded(answer.value, answer.at_most),
+                answer.source,
+                moves,
+                unknown,
+            )
         }
     };
     Ok(Report {

@@ -119,7 +119,9 @@ impl Page {
         for m in &report.moves {
             let words = match m.value {
                 AnyValue::Outcome(o) if o.plies == 0 => o.wdl.as_str().to_owned(),
-                AnyValue::Outcome(o) | AnyValue::AtMost(o) => format!("{} in {}", o.wdl.as_str(), o.plies),
+                AnyValue::Outcome(o) | AnyValue::AtMost(o) => {
+                    format!("{} in {}", o.wdl.as_str(), o.plies)
+                }
                 AnyValue::Margin(n) => {
                     let sign = match n {
                         n if n > 0 => "+",

@@ -75,7 +75,10 @@ pub trait GeneratorGame: Buildable {
     /// A game without an export, a corrupt table, or output that fails.
     fn export(&self, table: &Table<Vec<u8>>, out: &mut dyn Write) -> Result<u64> {
         let _ = (table, out);
-        bail!("{} has no text export (qubic has: `solvedb export qubic`)", self.id())
+        bail!(
+            "{} has no text export (qubic has: `solvedb export qubic`)",
+            self.id()
+        )
     }
 
     /// `solvedb bench GAME`: the default measures table probes against live

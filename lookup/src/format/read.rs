@@ -16,9 +16,9 @@ use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 use super::cache::{BlockCache, Frames, Words};
 use super::{
-    BlockRecord, IndexScheme, CHECKSUM_LEN, FORMAT_VERSION, Header, KEY_LIMIT, MAGIC, MAX_BLOCK_ENTRIES,
-    MAX_HEADER_LEN, PREFIX_LEN, RAW, RECORD_BYTES, RECORD_LEN, TableError, ZSTD, header_options,
-    read_u32, read_u64,
+    BlockRecord, CHECKSUM_LEN, FORMAT_VERSION, Header, IndexScheme, KEY_LIMIT, MAGIC,
+    MAX_BLOCK_ENTRIES, MAX_HEADER_LEN, PREFIX_LEN, RAW, RECORD_BYTES, RECORD_LEN, TableError, ZSTD,
+    header_options, read_u32, read_u64,
 };
 
 /// Where a table's bytes are: in memory (`Vec<u8>`, `&[u8]`, a memory
@@ -467,7 +467,11 @@ impl<D: TableData> Table<D> {
     /// block's the first time, whose result is then thrown away: it must
     /// only read (indices checked against `len()`).
     #[inline]
-    pub(super) fn with_block<R>(&self, block: u64, read: impl Fn(Words<'_>) -> R) -> Result<R, TableError> {
+    pub(super) fn with_block<R>(
+        &self,
+        block: u64,
+        read: impl Fn(Words<'_>) -> R,
+    ) -> Result<R, TableError> {
         if self.file_check.failed.load(Ordering::Acquire) {
             return Err(self.file_check_error());
         }

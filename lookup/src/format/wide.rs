@@ -75,11 +75,7 @@ pub fn wide_entries(records: &[WideRecord], block_entries: u32) -> Vec<u8> {
 }
 
 fn key_at(bytes: &[u8], at: usize) -> u128 {
-    u128::from_le_bytes(
-        bytes[at..at + WIDE_KEY_BYTES]
-            .try_into()
-            .expect("16 bytes"),
-    )
+    u128::from_le_bytes(bytes[at..at + WIDE_KEY_BYTES].try_into().expect("16 bytes"))
 }
 
 /// The key at byte `at` of a decoded block, `None` past its end.
@@ -147,7 +143,8 @@ impl<D: TableData> Table<D> {
                 self.header().index
             )));
         }
-        let (_, record_blocks, fence_blocks) = self.header().wide_layout().ok_or_else(bad_layout)?;
+        let (_, record_blocks, fence_blocks) =
+            self.header().wide_layout().ok_or_else(bad_layout)?;
         // The last record block whose first key is at most `key`.
         let (mut lo, mut hi) = (0u64, record_blocks);
         while lo < hi {
@@ -212,13 +209,14 @@ impl<D: TableData + Send + Sync> Table<D> {
     /// across the whole table.
     pub(super) fn verify_wide(&self) -> Result<(), TableError> {
         let header = self.header();
-        let (per_block, record_blocks, fence_blocks) = header.wide_layout().ok_or_else(bad_layout)?;
+        let (per_block, record_blocks, fence_blocks) =
+            header.wide_layout().ok_or_else(bad_layout)?;
         let bad = |block: u64, reason: String| TableError::Block { block, reason };
         let block_entries = u64::from(header.block_entries);
         for block in 0..fence_blocks {
             let decoded = self.decode_block(block)?;
-            let fence_end = (record_blocks * WIDE_KEY_BYTES as u64)
-                .saturating_sub(block * block_entries);
+            let fence_end =
+                (record_blocks * WIDE_KEY_BYTES as u64).saturating_sub(block * block_entries);
             if decoded.iter().skip(fence_end as usize).any(|&b| b != 0) {
                 return Err(bad(block, "fence padding is not zero".into()));
             }
@@ -244,10 +242,11 @@ impl<D: TableData + Send + Sync> Table<D> {
                     }
                     previous = Some(key);
                 }
-                if r + 1 < record_blocks
-                    && self.fence_key(r + 1)? <= previous.expect("a record")
-                {
-                    return Err(bad(block, "the next block's first key is not larger".into()));
+                if r + 1 < record_blocks && self.fence_key(r + 1)? <= previous.expect("a record") {
+                    return Err(bad(
+                        block,
+                        "the next block's first key is not larger".into(),
+                    ));
                 }
                 Ok(())
             })
@@ -279,7 +278,12 @@ mod tests {
         // their low half; blocks of 2 and of 3 records (the second puts
         // fence keys across block boundaries: 54-byte blocks).
         let records: Vec<WideRecord> = (0..500u128)
-            .map(|i| ((i / 7) << 64 | (i % 7) * 3 + 1, [(i % 64) as u8, (i % 30 * 2 + 3) as u8]))
+            .map(|i| {
+                (
+                    (i / 7) << 64 | (i % 7) * 3 + 1,
+                    [(i % 64) as u8, (i % 30 * 2 + 3) as u8],
+                )
+            })
             .collect();
         for block_entries in [36, 54, 18 * 100] {
             let (header, bytes) = wide_table(&records, block_entries);
@@ -287,7 +291,11 @@ mod tests {
             table.verify().unwrap();
             assert_eq!(table.header(), &header);
             for (i, &(key, entry)) in records.iter().enumerate() {
-                assert_eq!(table.wide_entry(key).unwrap(), Some(entry), "{block_entries}");
+                assert_eq!(
+                    table.wide_entry(key).unwrap(),
+                    Some(entry),
+                    "{block_entries}"
+                );
                 assert_eq!(table.wide_record(i as u64).unwrap(), (key, entry));
                 assert_eq!(table.wide_entry(key + 1).unwrap(), None);
             }

@@ -446,7 +446,11 @@ mod tests {
             for (&position, &cell) in moves.as_ref().expect("asked for") {
                 let board = board_of_key(position);
                 let after = board.with_move(QubicCell::new(cell).expect("a cell"));
-                assert!(solver.score(after).expect("solved") < 0, "{}", Qubic.notation(board));
+                assert!(
+                    solver.score(after).expect("solved") < 0,
+                    "{}",
+                    Qubic.notation(board)
+                );
             }
             stored += proved.records.len();
             // The same proof writes the same bytes.

@@ -137,7 +137,11 @@ fn first_moves(board: QubicBoard) -> Vec<u8> {
     let mut seen = HashSet::new();
     let mut moves: Vec<u8> = (0..64u8)
         .filter(|&c| board.empty() >> c & 1 != 0)
-        .filter(|&c| seen.insert(canonical_with_symmetry(board.with_move(QubicCell::new(c).expect("a cell"))).0))
+        .filter(|&c| {
+            seen.insert(
+                canonical_with_symmetry(board.with_move(QubicCell::new(c).expect("a cell"))).0,
+            )
+        })
         .collect();
     moves.sort_by_key(|&c| (std::cmp::Reverse(lines_through(c)), c));
     moves
@@ -184,7 +188,10 @@ pub fn prove_strategy(
                     break;
                 }
                 Err(failed) => {
-                    progress(&format!("move {first} not proved: {}", Qubic.notation(failed)));
+                    progress(&format!(
+                        "move {first} not proved: {}",
+                        Qubic.notation(failed)
+                    ));
                     failed_moves.push((first, failed));
                 }
             }
@@ -310,7 +317,12 @@ fn prove_move(
     });
     let mut maps = Vec::with_capacity(count);
     let mut reports = Vec::with_capacity(count);
-    for (i, result) in results.into_inner().expect("no task panics").into_iter().enumerate() {
+    for (i, result) in results
+        .into_inner()
+        .expect("no task panics")
+        .into_iter()
+        .enumerate()
+    {
         match result {
             Some(Ok(Some((map, report)))) => {
                 maps.push(map);
@@ -331,7 +343,10 @@ fn prove_move(
 
 /// Proves one task and extracts its strategy; `None` if it is not proved
 /// within the options.
-fn run_task(position: QubicBoard, options: ProofOptions) -> Result<Option<(TaskMoves, TaskReport)>> {
+fn run_task(
+    position: QubicBoard,
+    options: ProofOptions,
+) -> Result<Option<(TaskMoves, TaskReport)>> {
     let started = Instant::now();
     let mut prover = Prover::new(
         Attacker::X,

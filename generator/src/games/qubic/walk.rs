@@ -36,8 +36,9 @@ fn lines() -> Vec<u64> {
             if (dx, dy, dz) == (0, 0, 0) {
                 continue;
             }
-            let cells: Vec<(i32, i32, i32)> =
-                (0..4).map(|k| (x + k * dx, y + k * dy, z + k * dz)).collect();
+            let cells: Vec<(i32, i32, i32)> = (0..4)
+                .map(|k| (x + k * dx, y + k * dy, z + k * dz))
+                .collect();
             if cells
                 .iter()
                 .all(|&(a, b, c)| (0..4).contains(&a) && (0..4).contains(&b) && (0..4).contains(&c))
@@ -185,7 +186,10 @@ impl Walker<'_> {
 /// # Errors
 ///
 /// The first position where the strategy fails, or a corrupt record.
-pub fn walk(table: &Table<Vec<u8>>, export: bool) -> Result<(WalkReport, Option<BTreeMap<u128, u8>>)> {
+pub fn walk(
+    table: &Table<Vec<u8>>,
+    export: bool,
+) -> Result<(WalkReport, Option<BTreeMap<u128, u8>>)> {
     walk_from(table, Qubic.start(), export)
 }
 
@@ -216,10 +220,7 @@ pub fn walk_from(
     }
     let start = Qubic.canonical(start);
     walker.report.depth = walker.x_node(start)?;
-    walker.report.claimed = walker
-        .strategy
-        .x_move(start)?
-        .map_or(0, |m| m.plies);
+    walker.report.claimed = walker.strategy.x_move(start)?.map_or(0, |m| m.plies);
     // Every record must be a position the strategy reaches: a table with
     // records it never reads has bytes nobody checked.
     let stored = table.header().stored;

@@ -1,11 +1,11 @@
 use std::collections::{BTreeSet, HashSet};
 
+use super::threats::{ThreatLine, ThreatSearch};
 use super::*;
 use crate::error::Error;
 use crate::format::Header;
 use crate::testkit::{Rng, playout, random_game};
 use crate::value::Wdl;
-use super::threats::{ThreatLine, ThreatSearch};
 
 const Q: Qubic = Qubic;
 
@@ -717,8 +717,7 @@ fn plays_out(attacker: u64, defender: u64, line: &ThreatLine) -> bool {
             // other (unless the defender wins first: it had no threat).
             2.. if threats(d, !(a | d)) == 0 => {
                 let next = moves.get(i + 1).copied();
-                return next.is_some_and(|c| mine >> c & 1 != 0)
-                    && i + 2 == moves.len();
+                return next.is_some_and(|c| mine >> c & 1 != 0) && i + 2 == moves.len();
             }
             _ => return false,
         }
@@ -749,7 +748,11 @@ fn threat_lines_are_wins_the_solver_confirms_and_shortest_ones_are_no_longer() {
             assert!(shortest.moves().len() <= line.moves().len());
             // The fastest win is no slower than the shortest line.
             let plies = WIN_SCORE - score - board.stones() as Score;
-            assert!(plies <= Score::from(shortest.plies()), "{}", Q.notation(board));
+            assert!(
+                plies <= Score::from(shortest.plies()),
+                "{}",
+                Q.notation(board)
+            );
             // A defender stone outside the zone leaves the line winning.
             let zone = line.zone(me, you);
             let empty = board.empty();
@@ -809,5 +812,8 @@ fn the_prover_agrees_with_the_solver_and_its_moves_win() {
             }
         }
     }
-    assert!(proved >= 10 && disproved >= 10, "{proved} proved, {disproved} disproved");
+    assert!(
+        proved >= 10 && disproved >= 10,
+        "{proved} proved, {disproved} disproved"
+    );
 }
