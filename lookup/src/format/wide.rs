@@ -280,7 +280,7 @@ mod tests {
         let records: Vec<WideRecord> = (0..500u128)
             .map(|i| {
                 (
-                    (i / 7) << 64 | (i % 7) * 3 + 1,
+                    ((i / 7) << 64) | ((i % 7) * 3 + 1),
                     [(i % 64) as u8, (i % 30 * 2 + 3) as u8],
                 )
             })

@@ -105,7 +105,7 @@ struct Walker<'t> {
 
 impl Walker<'_> {
     fn has_line(&self, stones: u64) -> bool {
-        self.lines.iter().any(|&line| stones & line == line)
+        self.lines.iter().any(|&line| line & !stones == 0)
     }
 
     /// Plies to X's win from an X-to-move position (canonical), following
