@@ -455,7 +455,9 @@ fn the_parser_refuses_bad_text_and_unreachable_boards_with_typed_errors() {
 
 #[test]
 fn there_is_no_qubic_table_and_every_face_says_so() {
-    // A table that claims to be Qubic's is refused, in memory and on disk.
+    // No Qubic table is built yet (docs/qubic.md): a table that claims to
+    // be Qubic's but is not a strategy table is refused, in memory and on
+    // disk.
     let header = Header {
         game: GameId::Qubic,
         index: IndexScheme::SortedKeys,
@@ -469,7 +471,7 @@ fn there_is_no_qubic_table_and_every_face_says_so() {
     let err = GameOracle::with_table(Qubic, Table::new(bytes.clone()).unwrap()).unwrap_err();
     assert!(matches!(err, TableError::Header(_)), "{err}");
     assert!(
-        err.to_string().contains("qubic has no table format yet"),
+        err.to_string().contains("SortedWideKeys with StrategyMoves"),
         "{err}"
     );
     let dir = tempfile::tempdir().unwrap();
