@@ -1163,15 +1163,27 @@ impl<'a> Worker<'a> {
         self.shared.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Counts a node; checked before it counts, so a one-thread search
-    /// that stops has visited exactly its budget.
+    /// Counts a node. Under a node budget every node is claimed on the
+    /// shared count before it is visited (a compare-and-swap, where a
+    /// search without a budget counts locally and flushes now and then), so
+    /// a search that stops has visited exactly its budget, on any number
+    /// of threads.
     fn tick(&mut self) -> Result<(), Halt> {
-        if let Some(budget) = self.shared.limits.nodes {
-            let total = self.shared.nodes.load(Ordering::Relaxed) + (self.count - self.flushed);
-            if total >= budget {
-                return Err(Halt::Limit(Error::BudgetExhausted { budget }));
+        let claimed = match self.shared.limits.nodes {
+            Some(budget) => {
+                let claim =
+                    self.shared
+                        .nodes
+                        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                            (n < budget).then_some(n + 1)
+                        });
+                if claim.is_err() {
+                    return Err(Halt::Limit(Error::BudgetExhausted { budget }));
+                }
+                true
             }
-        }
+            None => false,
+        };
         if self.count % TICK == 0 {
             self.flush();
             if self.shared.stop.load(Ordering::Relaxed) {
@@ -1186,6 +1198,10 @@ impl<'a> Worker<'a> {
             }
         }
         self.count += 1;
+        if claimed {
+            // Already on the shared count.
+            self.flushed = self.count;
+        }
         Ok(())
     }
 
