@@ -9,7 +9,8 @@
 //!   normalised; with `moves` (moves separated by spaces), whether each can
 //!   be played in turn from there, adding `"moves"` (normalised) and
 //!   `"final"`; the first that cannot is the error, with `"move"` its
-//!   index (from 0) and `"reason"` the rules' words;
+//!   index (from 0) and `"reason"` the rules' reason alone ("it is
+//!   already taken");
 //! - `GET /api/v1/games`: the games the explorer offers, from the
 //!   catalogue ([`solvedb_lookup::catalogue`]): each one's name, the name
 //!   people read (`title`), its board (`kind` and `board`: size, or rows and
@@ -27,7 +28,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value as Json, json};
 use solvedb_lookup::{
-    BoardShape, Error, ErrorKind, Game, GameId, GameInfo, Oracle, Want, catalogue, with_game,
+    BoardShape, Error, ErrorKind, Game, GameId, GameInfo, Oracle, PositionError, Want, catalogue,
+    with_game,
 };
 
 use super::{ApiError, AppState, MAX_QUERY_BYTES};
@@ -237,9 +239,15 @@ fn replay(
         for (i, &text) in moves.iter().enumerate() {
             let next = g.parse_move(text).and_then(|m| Ok((m, g.play_notation(at, text)?)));
             let (m, next) = next.map_err(|e| {
+                // The rules' reason alone, for a page that names the move its own way.
+                let reason = match &e {
+                    PositionError::BadMove { reason, .. } => reason.clone(),
+                    PositionError::IllegalMove { reason, .. } => (*reason).to_owned(),
+                    other => other.to_string(),
+                };
                 let e = ApiError::from(Error::from(e));
                 let message = format!("move {} of {} ({text}): {}", i + 1, moves.len(), e.message);
-                Refused { at: Some((i, e.message.clone())), error: ApiError { message, ..e } }
+                Refused { at: Some((i, reason)), error: ApiError { message, ..e } }
             })?;
             played.push(m.to_string());
             at = next;
