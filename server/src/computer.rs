@@ -220,7 +220,10 @@ impl Heuristic {
                 let mut score = 0;
                 for line in lines {
                     let mine = line.iter().filter(|&&i| cells.get(i) == Some(&me)).count();
-                    let theirs = line.iter().filter(|&&i| cells.get(i) == Some(&them)).count();
+                    let theirs = line
+                        .iter()
+                        .filter(|&&i| cells.get(i) == Some(&them))
+                        .count();
                     if theirs == 0 && mine == n - 1 {
                         score += 100;
                     } else if theirs == 0 {

@@ -753,7 +753,10 @@ mod tests {
         let beyond = store.leaderboard(None, 3, 1).unwrap();
         assert_eq!(first.pages, 2);
         assert_eq!(
-            (first.people[0].name.as_str(), second.people[0].name.as_str()),
+            (
+                first.people[0].name.as_str(),
+                second.people[0].name.as_str()
+            ),
             ("ann", "bob")
         );
         assert!(beyond.people.is_empty());
@@ -866,7 +869,12 @@ mod tests {
 
     #[test]
     fn reserved_names() {
-        for name in ["computer", "Computer (perfect)", " computer: classic", "SolveDB"] {
+        for name in [
+            "computer",
+            "Computer (perfect)",
+            " computer: classic",
+            "SolveDB",
+        ] {
             assert!(is_reserved_name(name), "{name}");
         }
         for name in ["ann", "the computer", "comp"] {
@@ -933,11 +941,7 @@ mod tests {
         assert_eq!(store.count(None).unwrap(), 5);
         // New games go on from there.
         store
-            .record(&record(
-                [person("d", "dee"), person("l", "los")],
-                None,
-                &[],
-            ))
+            .record(&record([person("d", "dee"), person("l", "los")], None, &[]))
             .unwrap();
         let board = store.leaderboard(Some("tictactoe"), 1, 20).unwrap();
         // An identity is a new player: the dee of version 1 stays apart.

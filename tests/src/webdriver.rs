@@ -207,7 +207,11 @@ impl Checks {
         }
         eprintln!(
             "check {name}: {} in {:.1} s",
-            if self.failed.last().is_some_and(|f| f.starts_with(&format!("{name}:"))) {
+            if self
+                .failed
+                .last()
+                .is_some_and(|f| f.starts_with(&format!("{name}:")))
+            {
                 "FAILED"
             } else {
                 "ok"

@@ -119,10 +119,7 @@ impl Page {
     }
 
     async fn goto(&self, path: &str) {
-        self.c
-            .goto(&format!("{}/{path}", self.base))
-            .await
-            .unwrap();
+        self.c.goto(&format!("{}/{path}", self.base)).await.unwrap();
     }
 
     async fn open(&self, query: &str) {
@@ -211,10 +208,7 @@ impl Page {
                 .unwrap_or_else(|| panic!("no element for move {}", m.mv))
                 .1;
             // "b2, empty: draw in 7, best": the value after the last colon.
-            let shown = label
-                .rsplit(": ")
-                .next()
-                .and_then(|v| v.split(", ").next());
+            let shown = label.rsplit(": ").next().and_then(|v| v.split(", ").next());
             assert_eq!(
                 shown,
                 Some(words.as_str()),
@@ -229,6 +223,22 @@ impl Page {
         let expected: Vec<String> = report.moves.iter().map(|m| m.mv.clone()).collect();
         assert_eq!(listed, expected, "the move list, best first");
         expected
+    }
+}
+
+/// Plays the open game to its end against the perfect level: a result is
+/// announced, and a won game highlights its line of `line` cells.
+async fn play_to_the_end_against_perfect(page: &Page, rng: &mut Rng, line: u64) {
+    let result = play_against_perfect(page, rng).await;
+    assert!(
+        ["X wins", "O wins", "Draw"].contains(&result.as_str()),
+        "{result}"
+    );
+    if result.ends_with("wins") {
+        let highlighted = page
+            .js("return document.querySelectorAll('.grid .cell.win').length")
+            .await;
+        assert_eq!(highlighted, line);
     }
 }
 
@@ -271,7 +281,7 @@ async fn run() {
     let page = Page {
         tab,
         base,
-        oracle: Oracle::open_reading(&committed_tables()).unwrap(),
+        oracle: Oracle::open(&committed_tables()).unwrap(),
     };
     let mut rng = Rng::new(2026);
 
@@ -450,17 +460,7 @@ async fn flows(page: &Page, rng: &mut Rng) {
 
     // A cube game by clicks against the perfect level; a won game shows its line.
     page.open("?game=cube&first=human&second=perfect").await;
-    let result = play_against_perfect(page, rng).await;
-    assert!(
-        ["X wins", "O wins", "Draw"].contains(&result.as_str()),
-        "{result}"
-    );
-    if result.ends_with("wins") {
-        let highlighted = page
-            .js("return document.querySelectorAll('.grid .cell.win').length")
-            .await;
-        assert_eq!(highlighted, 3);
-    }
+    play_to_the_end_against_perfect(page, rng, 3).await;
 
     // Qubic from a late position (X to move, a fork to make) by clicks
     // against the perfect level: four layers of 4×4, a won game shows its
@@ -474,17 +474,7 @@ async fn flows(page: &Page, rng: &mut Rng) {
         .js("return document.querySelectorAll('#board .grid').length")
         .await;
     assert_eq!(layers, 4);
-    let result = play_against_perfect(page, rng).await;
-    assert!(
-        ["X wins", "O wins", "Draw"].contains(&result.as_str()),
-        "{result}"
-    );
-    if result.ends_with("wins") {
-        let highlighted = page
-            .js("return document.querySelectorAll('.grid .cell.win').length")
-            .await;
-        assert_eq!(highlighted, 4);
-    }
+    play_to_the_end_against_perfect(page, rng, 4).await;
 
     // A 2x2 dots game by clicks, two people: every box filled, scores add up.
     page.open("?game=dots%3A2x2&first=human&second=human").await;
@@ -647,12 +637,18 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
 
     // ---- The URL is checked by the rules before anything is drawn.
     checks
-        .run("a start that is not a position is refused, nothing drawn", async {
-            page.visit("?game=tictactoe&start=hello").await;
-            let problem = page.problem().await.expect("the problem is shown, no board");
-            assert!(problem.contains("not one of tic-tac-toe"), "{problem}");
-            assert!(!page.text("status").await.contains("wins"));
-        })
+        .run(
+            "a start that is not a position is refused, nothing drawn",
+            async {
+                page.visit("?game=tictactoe&start=hello").await;
+                let problem = page
+                    .problem()
+                    .await
+                    .expect("the problem is shown, no board");
+                assert!(problem.contains("not one of tic-tac-toe"), "{problem}");
+                assert!(!page.text("status").await.contains("wins"));
+            },
+        )
         .await;
     checks
         .run("a cube position under tic-tac-toe is refused", async {
@@ -662,26 +658,39 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
         })
         .await;
     checks
-        .run("both sides with a line: refused, no winning line drawn", async {
-            page.visit("?game=tictactoe&start=XXX%2FOOO%2F...").await;
-            let problem = page.problem().await.expect("the problem is shown");
-            assert!(problem.contains("both X and O"), "{problem}");
-            assert_eq!(page.js("return document.querySelectorAll('.win').length").await, 0);
-        })
+        .run(
+            "both sides with a line: refused, no winning line drawn",
+            async {
+                page.visit("?game=tictactoe&start=XXX%2FOOO%2F...").await;
+                let problem = page.problem().await.expect("the problem is shown");
+                assert!(problem.contains("both X and O"), "{problem}");
+                assert_eq!(
+                    page.js("return document.querySelectorAll('.win').length")
+                        .await,
+                    0
+                );
+            },
+        )
         .await;
     checks
         .run("a move on a taken cell is refused and named", async {
             page.visit("?game=tictactoe&moves=4+4").await;
             let problem = page.problem().await.expect("the problem is shown");
-            assert!(problem.contains("Move 2") && problem.contains("b2"), "{problem}");
+            assert!(
+                problem.contains("Move 2") && problem.contains("b2"),
+                "{problem}"
+            );
         })
         .await;
     checks
-        .run("a dots position of the wrong length: refused, the page settles", async {
-            page.visit("?game=dots%3A2x2&start=2x2%3A0000").await;
-            let problem = page.problem().await.expect("the problem is shown");
-            assert!(problem.contains("dots-and-boxes 2×2"), "{problem}");
-        })
+        .run(
+            "a dots position of the wrong length: refused, the page settles",
+            async {
+                page.visit("?game=dots%3A2x2&start=2x2%3A0000").await;
+                let problem = page.problem().await.expect("the problem is shown");
+                assert!(problem.contains("dots-and-boxes 2×2"), "{problem}");
+            },
+        )
         .await;
     checks
         .run("an unknown game says so", async {
@@ -691,14 +700,17 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
         })
         .await;
     checks
-        .run("a step past the moves is refused; the button goes to the start", async {
-            page.visit("?game=tictactoe&moves=4+0&step=7").await;
-            let problem = page.problem().await.expect("the problem is shown");
-            assert!(problem.contains("Step “7”"), "{problem}");
-            page.click("problem-start").await;
-            assert_eq!(page.notation().await, ".../.../...");
-            assert_eq!(page.check_values_shown().await.len(), 9);
-        })
+        .run(
+            "a step past the moves is refused; the button goes to the start",
+            async {
+                page.visit("?game=tictactoe&moves=4+0&step=7").await;
+                let problem = page.problem().await.expect("the problem is shown");
+                assert!(problem.contains("Step “7”"), "{problem}");
+                page.click("problem-start").await;
+                assert_eq!(page.notation().await, ".../.../...");
+                assert_eq!(page.check_values_shown().await.len(), 9);
+            },
+        )
         .await;
 
     // ---- Coordinates everywhere.
@@ -756,12 +768,18 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
         })
         .await;
     checks
-        .run("an announced move names its place and the new value", async {
-            page.visit("?game=tictactoe&first=human&second=human").await;
-            page.click_move("4").await;
-            let status = page.text("status").await;
-            assert!(status.contains("X played b2.") && status.contains("O to move: draw in 8"), "{status}");
-        })
+        .run(
+            "an announced move names its place and the new value",
+            async {
+                page.visit("?game=tictactoe&first=human&second=human").await;
+                page.click_move("4").await;
+                let status = page.text("status").await;
+                assert!(
+                    status.contains("X played b2.") && status.contains("O to move: draw in 8"),
+                    "{status}"
+                );
+            },
+        )
         .await;
 
     // ---- Explanations.
@@ -769,12 +787,19 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
         .run("a legend and a sentence for the value", async {
             page.visit("?game=tictactoe&first=human&second=human").await;
             let legend = page.text("legend").await;
-            assert!(legend.contains("W5") && legend.contains("L6") && legend.contains("D8"), "{legend}");
+            assert!(
+                legend.contains("W5") && legend.contains("L6") && legend.contains("D8"),
+                "{legend}"
+            );
             let explain = page.text("explain").await;
             assert!(explain.contains("draw"), "{explain}");
-            page.visit("?game=dots%3A2x2&first=human&second=human").await;
+            page.visit("?game=dots%3A2x2&first=human&second=human")
+                .await;
             let legend = page.text("legend").await;
-            assert!(legend.contains("+2") && legend.contains("boxes"), "{legend}");
+            assert!(
+                legend.contains("+2") && legend.contains("boxes"),
+                "{legend}"
+            );
         })
         .await;
     let (position, longest, quickest) = losses_of_two_lengths(oracle);
@@ -799,15 +824,26 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
     let forced = forced_cube_position(oracle);
     checks
         .run("forced play is explained, not jargon", async {
-            page.visit(&format!("?game=cube&first=human&second=human&start={}", enc(&forced))).await;
+            page.visit(&format!(
+                "?game=cube&first=human&second=human&start={}",
+                enc(&forced)
+            ))
+            .await;
             let source = page.text("source").await;
-            assert!(!source.contains("(the rules)") && source.contains("forced ("), "{source}");
+            assert!(
+                !source.contains("(the rules)") && source.contains("forced ("),
+                "{source}"
+            );
         })
         .await;
     checks
         .run("a finished game is reviewed against perfect play", async {
             let moves = thrown_away(oracle);
-            page.visit(&format!("?game=tictactoe&first=human&second=human&moves={}", moves.join("+"))).await;
+            page.visit(&format!(
+                "?game=tictactoe&first=human&second=human&moves={}",
+                moves.join("+")
+            ))
+            .await;
             assert_eq!(page.text("score").await, "X wins");
             let review = page.text("review").await;
             assert!(
@@ -815,7 +851,11 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
                     && review.contains("would have held"),
                 "{review}"
             );
-            assert_eq!(page.js("return document.getElementById('moves-title').hidden").await, true);
+            assert_eq!(
+                page.js("return document.getElementById('moves-title').hidden")
+                    .await,
+                true
+            );
         })
         .await;
 
@@ -825,13 +865,18 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
             for query in ["?game=tictactoe", "?game=cube", "?game=dots%3A3x3"] {
                 page.visit(query).await;
                 let stops = page
-                    .js("return [...document.querySelectorAll('#board button, #board [tabindex]')]
-                           .filter(e => e.tabIndex >= 0 && e.getClientRects().length > 0).length")
+                    .js(
+                        "return [...document.querySelectorAll('#board button, #board [tabindex]')]
+                           .filter(e => e.tabIndex >= 0 && e.getClientRects().length > 0).length",
+                    )
                     .await;
                 assert_eq!(stops, 1, "{query}");
-                page.js("document.querySelector('#board [tabindex=\"0\"]').focus()").await;
+                page.js("document.querySelector('#board [tabindex=\"0\"]').focus()")
+                    .await;
                 page.key(TAB).await;
-                let inside = page.js("return document.getElementById('board').contains(document.activeElement)").await;
+                let inside = page
+                    .js("return document.getElementById('board').contains(document.activeElement)")
+                    .await;
                 assert_eq!(inside, false, "{query}: one Tab leaves the board");
             }
         })
@@ -839,7 +884,8 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
     checks
         .run("arrows cross the cube's and Qubic's layers", async {
             page.visit("?game=cube").await;
-            page.js("document.querySelector('#board [data-move=\"2\"]').focus()").await;
+            page.js("document.querySelector('#board [data-move=\"2\"]').focus()")
+                .await;
             page.key(RIGHT).await;
             assert_eq!(page.focused_move().await, "9", "c1 on A, then a1 on B");
             page.key(PAGE_DOWN).await;
@@ -847,7 +893,8 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
             page.key(LEFT).await;
             assert_eq!(page.focused_move().await, "11", "back to c1 on B");
             page.visit("?game=qubic").await;
-            page.js("document.querySelector('#board [data-move=\"7\"]').focus()").await;
+            page.js("document.querySelector('#board [data-move=\"7\"]').focus()")
+                .await;
             page.key(RIGHT).await;
             assert_eq!(page.focused_move().await, "20");
         })
@@ -855,24 +902,41 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
     checks
         .run("arrows walk along dots edges", async {
             page.visit("?game=dots%3A2x2").await;
-            page.js("document.querySelector('#board [data-move=\"h0,0\"]').focus()").await;
-            for (key, to) in [(RIGHT, "h0,1"), (DOWN, "v0,1"), (DOWN, "h1,1"), (LEFT, "h1,0"), (UP, "v0,0")] {
+            page.js("document.querySelector('#board [data-move=\"h0,0\"]').focus()")
+                .await;
+            for (key, to) in [
+                (RIGHT, "h0,1"),
+                (DOWN, "v0,1"),
+                (DOWN, "h1,1"),
+                (LEFT, "h1,0"),
+                (UP, "v0,0"),
+            ] {
                 page.key(key).await;
                 assert_eq!(page.focused_move().await, to);
             }
             page.key(ENTER).await;
-            let moves = page.js("return new URLSearchParams(location.search).get('moves')").await;
+            let moves = page
+                .js("return new URLSearchParams(location.search).get('moves')")
+                .await;
             assert_eq!(moves, "v0,0", "Enter plays the edge");
         })
         .await;
     checks
         .run("a key help", async {
             page.visit("?game=tictactoe").await;
-            page.js("document.activeElement && document.activeElement.blur()").await;
+            page.js("document.activeElement && document.activeElement.blur()")
+                .await;
             page.key("?").await;
-            assert_eq!(page.js("const k = document.getElementById('keys'); return !!k && k.open").await, true);
+            assert_eq!(
+                page.js("const k = document.getElementById('keys'); return !!k && k.open")
+                    .await,
+                true
+            );
             let help = page.text("keys").await;
-            assert!(help.contains("Page Up") && help.contains("Arrow keys"), "{help}");
+            assert!(
+                help.contains("Page Up") && help.contains("Arrow keys"),
+                "{help}"
+            );
         })
         .await;
 
@@ -928,9 +992,13 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
         .await;
     checks
         .run("one box, not 1 boxes", async {
-            page.visit("?game=dots%3A1x2&start=1x2%3A1010110&first=human&second=human").await;
+            page.visit("?game=dots%3A1x2&start=1x2%3A1010110&first=human&second=human")
+                .await;
             let score = page.text("score").await;
-            assert!(score.contains("1 box ") && !score.contains("1 boxes"), "{score}");
+            assert!(
+                score.contains("1 box ") && !score.contains("1 boxes"),
+                "{score}"
+            );
         })
         .await;
     checks
@@ -942,7 +1010,9 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
             page.click("load-button").await;
             assert_eq!(page.notation().await, "X../.O./...");
             assert_eq!(page.check_values_shown().await.len(), 7);
-            let start = page.js("return new URLSearchParams(location.search).get('start')").await;
+            let start = page
+                .js("return new URLSearchParams(location.search).get('start')")
+                .await;
             assert_eq!(start, "X../.O./...");
         })
         .await;
@@ -976,39 +1046,56 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
         ("dots:1x7", "", String::new()),
     ];
     checks
-        .run("phone: cells of 44 px, tags of 12 px, one layer at a time", async {
-            for (game, start, moves) in &boards {
-                let mut query = format!("?game={}&first=human&second=human&moves={}", enc(game), enc(moves));
-                if !start.is_empty() {
-                    query.push_str(&format!("&start={}", enc(start)));
+        .run(
+            "phone: cells of 44 px, tags of 12 px, one layer at a time",
+            async {
+                for (game, start, moves) in &boards {
+                    let mut query = format!(
+                        "?game={}&first=human&second=human&moves={}",
+                        enc(game),
+                        enc(moves)
+                    );
+                    if !start.is_empty() {
+                        query.push_str(&format!("&start={}", enc(start)));
+                    }
+                    page.visit(&query).await;
+                    let (w, h, tag, layers) = phone_sizes(page).await;
+                    assert!(w >= 44.0 && h >= 44.0, "{game}: targets {w:.1} × {h:.1} px");
+                    assert!(tag >= 12.0, "{game}: tags of {tag:.1} px");
+                    if game == &"cube" || game == &"qubic" {
+                        assert_eq!(layers, 1, "{game}: one layer at a time");
+                    }
                 }
-                page.visit(&query).await;
-                let (w, h, tag, layers) = phone_sizes(page).await;
-                assert!(w >= 44.0 && h >= 44.0, "{game}: targets {w:.1} × {h:.1} px");
-                assert!(tag >= 12.0, "{game}: tags of {tag:.1} px");
-                if game == &"cube" || game == &"qubic" {
-                    assert_eq!(layers, 1, "{game}: one layer at a time");
-                }
-            }
-        })
+            },
+        )
         .await;
     checks
-        .run("phone: the value and the moves right after the board", async {
-            for (game, start, moves) in &boards {
-                let mut query = format!("?game={}&first=human&second=human&moves={}", enc(game), enc(moves));
-                if !start.is_empty() {
-                    query.push_str(&format!("&start={}", enc(start)));
-                }
-                page.visit(&query).await;
-                let tops = page
-                    .js("const b = document.querySelector('#moves button');
+        .run(
+            "phone: the value and the moves right after the board",
+            async {
+                for (game, start, moves) in &boards {
+                    let mut query = format!(
+                        "?game={}&first=human&second=human&moves={}",
+                        enc(game),
+                        enc(moves)
+                    );
+                    if !start.is_empty() {
+                        query.push_str(&format!("&start={}", enc(start)));
+                    }
+                    page.visit(&query).await;
+                    let tops = page
+                        .js("const b = document.querySelector('#moves button');
                          return [document.getElementById('value').getBoundingClientRect().bottom,
                                  b ? b.getBoundingClientRect().top : 1e9, innerHeight]")
-                    .await;
-                let [value, first, height]: [f64; 3] = serde_json::from_value(tops).unwrap();
-                assert!(value <= height && first < height, "{game}: value ends at {value}, the first move at {first} of {height}");
-            }
-        })
+                        .await;
+                    let [value, first, height]: [f64; 3] = serde_json::from_value(tops).unwrap();
+                    assert!(
+                        value <= height && first < height,
+                        "{game}: value ends at {value}, the first move at {first} of {height}"
+                    );
+                }
+            },
+        )
         .await;
     page.viewport(1280, 800).await;
 }
@@ -1022,7 +1109,13 @@ async fn screenshots(page: &Page) {
         .await;
     let listed: Vec<String> = serde_json::from_value(listed).unwrap();
     let mut games = vec![
-        "tictactoe", "cube", "qubic", "dots:1x7", "dots:2x2", "dots:3x3", "dots:5x5",
+        "tictactoe",
+        "cube",
+        "qubic",
+        "dots:1x7",
+        "dots:2x2",
+        "dots:3x3",
+        "dots:5x5",
     ];
     if listed.iter().any(|g| g == "tictactoe:4x4") {
         games.insert(1, "tictactoe:4x4");
@@ -1060,10 +1153,12 @@ async fn screenshots(page: &Page) {
                 assert!(page.problem().await.is_none(), "{game}: {query}");
                 page.check_values_shown().await;
                 let rect = page
-                    .js("const shown = [...document.querySelectorAll('#board .grid, #board svg')]
+                    .js(
+                        "const shown = [...document.querySelectorAll('#board .grid, #board svg')]
                            .find(e => e.getClientRects().length > 0);
                          const r = shown.getBoundingClientRect();
-                         return [r.width, r.height, r.right, window.innerWidth]")
+                         return [r.width, r.height, r.right, window.innerWidth]",
+                    )
                     .await;
                 let [w, h, right, inner]: [f64; 4] = serde_json::from_value(rect).unwrap();
                 assert!(
@@ -1084,9 +1179,11 @@ async fn screenshots(page: &Page) {
         page.open("?game=tictactoe&moves=4+4").await;
         page.screenshot(&format!("problem-light-{width}")).await;
         page.open("?game=tictactoe&start=hello").await;
-        page.screenshot(&format!("problem-start-light-{width}")).await;
+        page.screenshot(&format!("problem-start-light-{width}"))
+            .await;
         page.open("?game=chess").await;
-        page.screenshot(&format!("problem-game-light-{width}")).await;
+        page.screenshot(&format!("problem-game-light-{width}"))
+            .await;
         page.open(&format!(
             "?game=tictactoe&first=human&second=human&moves={}",
             thrown_away(&page.oracle).join("+")

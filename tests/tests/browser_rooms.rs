@@ -287,37 +287,69 @@ async fn run() {
     // computer's), the values hidden until the end, then recorded.
     let p = &people[0];
     checks
-        .run("a rated game against the computer is played through the server", async {
-            p.c.goto(&format!("{base}/?game=tictactoe&first=human&second=perfect"))
+        .run(
+            "a rated game against the computer is played through the server",
+            async {
+                p.c.goto(&format!(
+                    "{base}/?game=tictactoe&first=human&second=perfect"
+                ))
                 .await
                 .unwrap();
-            p.settled(None).await;
-            p.click_css("#rated").await;
-            p.settled(None).await;
-            assert_eq!(p.js("return document.querySelectorAll('#board .tag').length").await, 0, "values hidden");
-            loop {
-                let free = p
-                    .js("return [...document.querySelectorAll('#board button.cell')]
-                           .filter(b => b.textContent === '').map(b => b.dataset.move)")
-                    .await;
-                let free: Vec<String> = serde_json::from_value(free).unwrap();
-                if free.is_empty() || !p.text("score").await.is_empty() {
-                    break;
-                }
-                let mv = rng.pick(&free).clone();
-                p.click_css(&move_selector(&mv)).await;
                 p.settled(None).await;
-            }
-            let status = p.text("status").await;
-            assert!(status.contains("Recorded in the leaderboard"), "{status}");
-            assert!(!p.js("return document.getElementById('review').hidden").await.as_bool().unwrap());
-            let (_, board) = http_get(&base, "/api/v1/leaderboard?game=tictactoe").await;
-            let people: Vec<&str> = board["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
-            let computer: Vec<&str> = board["computer"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
-            assert!(people.contains(&"ann"), "{people:?}");
-            assert_eq!(computer, ["computer (perfect)"], "the computer apart from people");
-            assert!(!people.iter().any(|n| n.starts_with("computer")), "{people:?}");
-        })
+                p.click_css("#rated").await;
+                p.settled(None).await;
+                assert_eq!(
+                    p.js("return document.querySelectorAll('#board .tag').length")
+                        .await,
+                    0,
+                    "values hidden"
+                );
+                loop {
+                    let free = p
+                        .js("return [...document.querySelectorAll('#board button.cell')]
+                           .filter(b => b.textContent === '').map(b => b.dataset.move)")
+                        .await;
+                    let free: Vec<String> = serde_json::from_value(free).unwrap();
+                    if free.is_empty() || !p.text("score").await.is_empty() {
+                        break;
+                    }
+                    let mv = rng.pick(&free).clone();
+                    p.click_css(&move_selector(&mv)).await;
+                    p.settled(None).await;
+                }
+                let status = p.text("status").await;
+                assert!(status.contains("Recorded in the leaderboard"), "{status}");
+                assert!(
+                    !p.js("return document.getElementById('review').hidden")
+                        .await
+                        .as_bool()
+                        .unwrap()
+                );
+                let (_, board) = http_get(&base, "/api/v1/leaderboard?game=tictactoe").await;
+                let people: Vec<&str> = board["entries"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| e["name"].as_str().unwrap())
+                    .collect();
+                let computer: Vec<&str> = board["computer"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| e["name"].as_str().unwrap())
+                    .collect();
+                assert!(people.contains(&"ann"), "{people:?}");
+                assert_eq!(
+                    computer,
+                    ["computer (perfect)"],
+                    "the computer apart from people"
+                );
+                assert!(
+                    !people.iter().any(|n| n.starts_with("computer")),
+                    "{people:?}"
+                );
+            },
+        )
         .await;
     checks
         .run("a posted move list makes no result", async {
@@ -341,10 +373,17 @@ async fn run() {
             field.send_keys("Computer (perfect)").await.unwrap();
             p.click_css("#make").await;
             p.settled(None).await;
-            assert_eq!(p.js("return document.getElementById('links').hidden").await, true, "no room made");
+            assert_eq!(
+                p.js("return document.getElementById('links').hidden").await,
+                true,
+                "no room made"
+            );
             let note = p.text("create-note").await;
             assert!(note.contains("the computer's name"), "{note}");
-            assert_eq!(p.js("return localStorage.getItem('solvedb-name')").await, "ann");
+            assert_eq!(
+                p.js("return localStorage.getItem('solvedb-name')").await,
+                "ann"
+            );
         })
         .await;
 
@@ -372,7 +411,10 @@ async fn run() {
                 .await;
             let computer: Vec<Vec<String>> = serde_json::from_value(computer).unwrap();
             assert_eq!(computer.len(), 1, "{computer:?}");
-            assert_eq!((computer[0][0].as_str(), computer[0][3].as_str()), ("perfect", "1"));
+            assert_eq!(
+                (computer[0][0].as_str(), computer[0][3].as_str()),
+                ("perfect", "1")
+            );
             p.screenshot(&format!("leaderboard-{theme}-{width}")).await;
         }
     }
@@ -410,7 +452,10 @@ async fn run() {
     people[1].c.goto(&links[1]).await.unwrap();
     people[0].settled(Some(0)).await;
     people[1].settled(Some(0)).await;
-    for (k, mv) in ["4", "0", "2", "6", "3", "5", "1", "7", "8"].iter().enumerate() {
+    for (k, mv) in ["4", "0", "2", "6", "3", "5", "1", "7", "8"]
+        .iter()
+        .enumerate()
+    {
         people[k % 2].click_css(&move_selector(mv)).await;
         people[0].settled(Some(k + 1)).await;
         people[1].settled(Some(k + 1)).await;
@@ -420,7 +465,9 @@ async fn run() {
         .run("a room's review in coordinates", async {
             let review = p.text("review-body").await;
             assert!(review.contains("kept the value"), "{review}");
-            let first = p.js("return document.querySelector('#verdicts li .coord').textContent").await;
+            let first = p
+                .js("return document.querySelector('#verdicts li .coord').textContent")
+                .await;
             assert_eq!(first, "anonymous b2");
         })
         .await;

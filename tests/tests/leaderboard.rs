@@ -100,7 +100,7 @@ fn check_state(state: &Value) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_against_the_computer_is_played_through_the_server() {
     let server = Server::start(None, RoomLimits::default()).await;
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     let game = GameId::TicTacToe;
     let eve = identity_of("eve");
     let body = json!({"game": "tictactoe", "first": "person", "second": "perfect", "player": eve, "name": "eve"});
@@ -119,12 +119,18 @@ async fn a_game_against_the_computer_is_played_through_the_server() {
         // an unknown field.
         if let Some(taken) = state["history"].as_array().unwrap().first() {
             let (status, e) = server
-                .post("/api/v1/sessions/move", &json!({"session": session, "move": taken}))
+                .post(
+                    "/api/v1/sessions/move",
+                    &json!({"session": session, "move": taken}),
+                )
                 .await;
             assert_eq!((status, e["kind"].as_str()), (400, Some("position")), "{e}");
         }
         let (status, e) = server
-            .post("/api/v1/sessions/move", &json!({"session": session, "move": "x", "result": "win"}))
+            .post(
+                "/api/v1/sessions/move",
+                &json!({"session": session, "move": "x", "result": "win"}),
+            )
             .await;
         assert_eq!((status, e["kind"].as_str()), (400, Some("request")), "{e}");
         let moves = legal(game, &position);
@@ -132,7 +138,10 @@ async fn a_game_against_the_computer_is_played_through_the_server() {
         person.0 += 1;
         person.1 += u64::from(kept(&oracle, game, &position, &mv).unwrap());
         let (status, next) = server
-            .post("/api/v1/sessions/move", &json!({"session": session, "move": mv}))
+            .post(
+                "/api/v1/sessions/move",
+                &json!({"session": session, "move": mv}),
+            )
             .await;
         assert_eq!(status, 200, "{next}");
         state = next;
@@ -145,13 +154,20 @@ async fn a_game_against_the_computer_is_played_through_the_server() {
             let there = after(game, &position, &mv).0;
             let best = oracle.moves(game, &there).unwrap();
             let value = best.moves[0].value;
-            let played = best.moves.iter().find(|m| m.mv == history[before + 1]).unwrap();
+            let played = best
+                .moves
+                .iter()
+                .find(|m| m.mv == history[before + 1])
+                .unwrap();
             assert_eq!(played.value, value, "a best move");
             assert_eq!(state["by"][before + 1], "perfect");
         }
         assert!(state["by"][before].is_null(), "the person's move");
     }
-    assert_ne!(state["result"]["winner"], "first", "the perfect level never loses");
+    assert_ne!(
+        state["result"]["winner"], "first",
+        "the perfect level never loses"
+    );
     assert_eq!(state["recorded"], true);
     let verdicts = state["verdicts"].as_array().unwrap();
     assert_eq!(verdicts.len(), state["history"].as_array().unwrap().len());
@@ -163,7 +179,10 @@ async fn a_game_against_the_computer_is_played_through_the_server() {
     }
     // After the end: refused.
     let (status, e) = server
-        .post("/api/v1/sessions/move", &json!({"session": session, "move": "0"}))
+        .post(
+            "/api/v1/sessions/move",
+            &json!({"session": session, "move": "0"}),
+        )
         .await;
     assert_eq!((status, e["kind"].as_str()), (400, Some("position")), "{e}");
     let board = board(&server, Some("tictactoe")).await;
@@ -179,9 +198,14 @@ async fn a_game_against_the_computer_is_played_through_the_server() {
     // A posted move list makes no result.
     let posted = json!({"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"],
                         "players": {"first": "eve", "second": "computer (perfect)"}});
-    let (status, _) = server.post_raw("/api/v1/games", posted.to_string().as_bytes()).await;
+    let (status, _) = server
+        .post_raw("/api/v1/games", posted.to_string().as_bytes())
+        .await;
     assert_eq!(status, 405);
-    assert_eq!(self::board(&server, Some("tictactoe")).await["entries"][0]["games"], 1);
+    assert_eq!(
+        self::board(&server, Some("tictactoe")).await["entries"][0]["games"],
+        1
+    );
     server.stop().await;
 }
 
@@ -190,7 +214,10 @@ async fn the_computer_moves_first_plays_on_after_a_box_and_refuses_what_it_must(
     let server = Server::start(None, RoomLimits::default()).await;
     // The classic level first: it has moved when the session starts.
     let (status, state) = server
-        .post("/api/v1/sessions", &json!({"game": "cube", "first": "classic", "second": "person"}))
+        .post(
+            "/api/v1/sessions",
+            &json!({"game": "cube", "first": "classic", "second": "person"}),
+        )
         .await;
     assert_eq!(status, 201, "{state}");
     assert_eq!(state["history"].as_array().unwrap().len(), 1);
@@ -199,8 +226,11 @@ async fn the_computer_moves_first_plays_on_after_a_box_and_refuses_what_it_must(
     // Dots: the random level moves on after a box; every state by the rules.
     let game: GameId = "dots:2x2".parse().unwrap();
     let (_, mut state) = server
-        .post("/api/v1/sessions", &json!({"game": "dots:2x2", "first": "person", "second": "random",
-                                          "player": identity_of("dan")}))
+        .post(
+            "/api/v1/sessions",
+            &json!({"game": "dots:2x2", "first": "person", "second": "random",
+                                          "player": identity_of("dan")}),
+        )
         .await;
     let session = state["session"].as_str().unwrap().to_owned();
     let mut rng = Rng::new(9);
@@ -208,7 +238,10 @@ async fn the_computer_moves_first_plays_on_after_a_box_and_refuses_what_it_must(
         let moves = legal(game, state["position"].as_str().unwrap());
         let mv = rng.pick(&moves).clone();
         let (status, next) = server
-            .post("/api/v1/sessions/move", &json!({"session": session, "move": mv}))
+            .post(
+                "/api/v1/sessions/move",
+                &json!({"session": session, "move": mv}),
+            )
             .await;
         assert_eq!(status, 200, "{next}");
         state = next;
@@ -218,30 +251,64 @@ async fn the_computer_moves_first_plays_on_after_a_box_and_refuses_what_it_must(
     // Refused: two people, two computers, an unknown level, a reserved
     // name, a malformed identity, an unknown game, an unknown session.
     for (body, kind) in [
-        (json!({"game": "tictactoe", "first": "person", "second": "person"}), "request"),
-        (json!({"game": "tictactoe", "first": "random", "second": "classic"}), "request"),
-        (json!({"game": "tictactoe", "first": "person", "second": "god"}), "request"),
-        (json!({"game": "tictactoe", "first": "person", "second": "perfect", "name": "Computer (perfect)"}), "request"),
-        (json!({"game": "tictactoe", "first": "person", "second": "perfect", "player": "short"}), "request"),
-        (json!({"game": "chess", "first": "person", "second": "perfect"}), "unsupported"),
-        (json!({"game": "tictactoe", "first": "person", "second": "perfect", "position": "X........"}), "request"),
+        (
+            json!({"game": "tictactoe", "first": "person", "second": "person"}),
+            "request",
+        ),
+        (
+            json!({"game": "tictactoe", "first": "random", "second": "classic"}),
+            "request",
+        ),
+        (
+            json!({"game": "tictactoe", "first": "person", "second": "god"}),
+            "request",
+        ),
+        (
+            json!({"game": "tictactoe", "first": "person", "second": "perfect", "name": "Computer (perfect)"}),
+            "request",
+        ),
+        (
+            json!({"game": "tictactoe", "first": "person", "second": "perfect", "player": "short"}),
+            "request",
+        ),
+        (
+            json!({"game": "chess", "first": "person", "second": "perfect"}),
+            "unsupported",
+        ),
+        (
+            json!({"game": "tictactoe", "first": "person", "second": "perfect", "position": "X........"}),
+            "request",
+        ),
     ] {
         let (status, e) = server.post("/api/v1/sessions", &body).await;
-        assert_eq!((status, e["kind"].as_str()), (400, Some(kind)), "{body}: {e}");
+        assert_eq!(
+            (status, e["kind"].as_str()),
+            (400, Some(kind)),
+            "{body}: {e}"
+        );
     }
     let (status, e) = server
-        .post("/api/v1/sessions/move", &json!({"session": "0".repeat(32), "move": "4"}))
+        .post(
+            "/api/v1/sessions/move",
+            &json!({"session": "0".repeat(32), "move": "4"}),
+        )
         .await;
     assert_eq!((status, e["kind"].as_str()), (400, Some("request")), "{e}");
     // The computer's move for the explorer's unrated play, at each level.
     for level in ["perfect", "classic", "random"] {
         let (status, answer) = server
-            .get(&format!("/api/v1/computer?game=tictactoe&position=XX./OO./...&level={level}"))
+            .get(&format!(
+                "/api/v1/computer?game=tictactoe&position=XX./OO./...&level={level}"
+            ))
             .await;
         assert_eq!(status, 200, "{answer}");
         assert_eq!(answer["level"], level);
         let mv = answer["move"].as_str().unwrap();
-        assert!(legal(GameId::TicTacToe, "XX./OO./...").iter().any(|m| m == mv));
+        assert!(
+            legal(GameId::TicTacToe, "XX./OO./...")
+                .iter()
+                .any(|m| m == mv)
+        );
         if level != "random" {
             assert_eq!(mv, "2", "{level} takes the win");
         }
@@ -266,36 +333,54 @@ async fn a_resigned_or_abandoned_game_counts_as_lost() {
             ..SessionLimits::default()
         });
     let server = Server::serve(state).await;
-    let make = |name: &str| json!({"game": "tictactoe", "first": "person", "second": "random",
-                                   "player": identity_of(name), "name": name});
+    let make = |name: &str| {
+        json!({"game": "tictactoe", "first": "person", "second": "random",
+                                   "player": identity_of(name), "name": name})
+    };
     // Resigned after a move.
     let (_, state) = server.post("/api/v1/sessions", &make("res")).await;
     let session = state["session"].as_str().unwrap().to_owned();
     server
-        .post("/api/v1/sessions/move", &json!({"session": session, "move": "4"}))
+        .post(
+            "/api/v1/sessions/move",
+            &json!({"session": session, "move": "4"}),
+        )
         .await;
     let (status, state) = server
         .post("/api/v1/sessions/resign", &json!({"session": session}))
         .await;
     assert_eq!(status, 200, "{state}");
-    assert_eq!(state["result"], json!({"winner": "second", "resigned": true}));
+    assert_eq!(
+        state["result"],
+        json!({"winner": "second", "resigned": true})
+    );
     assert_eq!(state["recorded"], true);
     // Left after a move: when it expires (at the next session made), lost.
     let (_, state) = server.post("/api/v1/sessions", &make("gone")).await;
     let session = state["session"].as_str().unwrap().to_owned();
     server
-        .post("/api/v1/sessions/move", &json!({"session": session, "move": "0"}))
+        .post(
+            "/api/v1/sessions/move",
+            &json!({"session": session, "move": "0"}),
+        )
         .await;
     tokio::time::sleep(Duration::from_millis(400)).await;
     server.post("/api/v1/sessions", &make("next")).await;
     let board = board(&server, Some("tictactoe")).await;
     for name in ["res", "gone"] {
         let e = entry(&board, "entries", name);
-        assert_eq!((e["games"].as_u64(), e["losses"].as_u64()), (Some(1), Some(1)), "{e}");
+        assert_eq!(
+            (e["games"].as_u64(), e["losses"].as_u64()),
+            (Some(1), Some(1)),
+            "{e}"
+        );
     }
     assert_eq!(entry(&board, "computer", "computer (random)")["wins"], 2);
     let (status, _) = server
-        .post("/api/v1/sessions/move", &json!({"session": session, "move": "1"}))
+        .post(
+            "/api/v1/sessions/move",
+            &json!({"session": session, "move": "1"}),
+        )
         .await;
     assert_eq!(status, 400, "an expired session is gone");
     server.stop().await;
@@ -334,7 +419,15 @@ async fn players_who_only_drew_only_lost_or_only_won() {
         room_game(&server, [person("win"), person("los")], X_WINS).await;
     }
     // Anonymous: two browsers, no names; and a seat without an identity.
-    room_game(&server, [(None, Some(identity_of("x1"))), (None, Some(identity_of("x2")))], DRAW).await;
+    room_game(
+        &server,
+        [
+            (None, Some(identity_of("x1"))),
+            (None, Some(identity_of("x2"))),
+        ],
+        DRAW,
+    )
+    .await;
     room_game(&server, [(Some("ghost"), None), person("dee")], DRAW).await;
     let board = board(&server, Some("tictactoe")).await;
     let totals = |name: &str| {
@@ -347,11 +440,24 @@ async fn players_who_only_drew_only_lost_or_only_won() {
     assert_eq!(totals("los"), [n, 0, 0, n], "only lost");
     assert_eq!(totals("win"), [n, n, 0, 0], "only won");
     let entries = board["entries"].as_array().unwrap();
-    let anonymous: Vec<&Value> = entries.iter().filter(|e| e["name"] == "anonymous").collect();
-    assert_eq!(anonymous.len(), 2, "two anonymous people, two lines: {board}");
+    let anonymous: Vec<&Value> = entries
+        .iter()
+        .filter(|e| e["name"] == "anonymous")
+        .collect();
+    assert_eq!(
+        anonymous.len(),
+        2,
+        "two anonymous people, two lines: {board}"
+    );
     assert_ne!(anonymous[0]["player"], anonymous[1]["player"]);
-    assert!(anonymous.iter().all(|e| e["rank"].is_null()), "one game: no rank");
-    assert!(!entries.iter().any(|e| e["name"] == "ghost"), "no identity: counted for nobody");
+    assert!(
+        anonymous.iter().all(|e| e["rank"].is_null()),
+        "one game: no rank"
+    );
+    assert!(
+        !entries.iter().any(|e| e["name"] == "ghost"),
+        "no identity: counted for nobody"
+    );
     // Ranked: the four with enough games, 1 to 4, first.
     let ranks: Vec<Value> = entries.iter().map(|e| e["rank"].clone()).collect();
     assert_eq!(ranks[..4], [json!(1), json!(2), json!(3), json!(4)]);
@@ -366,9 +472,13 @@ async fn players_who_only_drew_only_lost_or_only_won() {
     assert_eq!(page["pages"], 3, "6 people, 2 a page: {page}");
     let mut names: HashMap<String, u64> = HashMap::new();
     for p in 1..=3 {
-        let (_, page) = server.get(&format!("/api/v1/leaderboard?page={p}&per_page=2")).await;
+        let (_, page) = server
+            .get(&format!("/api/v1/leaderboard?page={p}&per_page=2"))
+            .await;
         for e in page["entries"].as_array().unwrap() {
-            *names.entry(e["name"].as_str().unwrap().to_owned()).or_default() += 1;
+            *names
+                .entry(e["name"].as_str().unwrap().to_owned())
+                .or_default() += 1;
         }
     }
     assert_eq!(names.values().sum::<u64>(), 6, "{names:?}");

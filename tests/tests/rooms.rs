@@ -275,7 +275,7 @@ fn games() -> Vec<GameId> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn whole_games_of_every_game_refereed_and_recorded_across_a_restart() {
     let data = tempfile::tempdir().unwrap();
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     let mut rng = Rng::new(11);
     let mut expected: HashMap<GameId, HashMap<String, Tally>> = HashMap::new();
     // Players here send as fast as the loop runs, refused probes included
@@ -307,7 +307,7 @@ async fn whole_games_of_every_game_refereed_and_recorded_across_a_restart() {
         let addr = server.addr;
         handles.push(tokio::spawn(async move {
             let server = Server::at(addr);
-            let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+            let oracle = Oracle::open(&committed_tables()).unwrap();
             let mut rng = Rng::new(100 + k);
             let mut tallies = HashMap::new();
             play_game(

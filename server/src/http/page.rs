@@ -82,7 +82,10 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(index))
         .route("/assets/{name}", get(asset))
-        .route("/favicon.ico", get(|| async { asset(Path("favicon.svg".into())).await }))
+        .route(
+            "/favicon.ico",
+            get(|| async { asset(Path("favicon.svg".into())).await }),
+        )
 }
 
 fn text(media: &str, body: &'static str) -> Response {

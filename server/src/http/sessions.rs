@@ -446,7 +446,10 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
     let made = async {
         let object = json_body(body, &["game", "first", "second", "player", "name"])?;
         let game = game_field(&object)?;
-        let levels = [seat_field(&object, "first")?, seat_field(&object, "second")?];
+        let levels = [
+            seat_field(&object, "first")?,
+            seat_field(&object, "second")?,
+        ];
         if levels.iter().filter(|l| l.is_none()).count() != 1 {
             return Err(ApiError::request(
                 "a session is one person against the computer: exactly one seat is \"person\"",
