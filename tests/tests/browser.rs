@@ -1033,6 +1033,35 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
         })
         .await;
 
+    // ---- Seen on the screenshots: a small dots board drawn large had
+    // tags and coordinates of 31 px.
+    checks
+        .run("dots tags and coordinates the same size on every board", async {
+            let late = format!("?game=dots%3A5x5&moves={}", enc(&late_5x5().join(" ")));
+            for query in ["?game=dots%3A2x2", late.as_str(), "?game=dots%3A1x7"] {
+                page.visit(query).await;
+                let sizes = page
+                    .js("const svg = document.querySelector('#board svg');
+                         const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                         const px = (sel) => [...svg.querySelectorAll(sel)]
+                           .map(t => parseFloat(getComputedStyle(t).fontSize) * scale);
+                         const tags = px('.edge-tag'), labels = px('.axis-label');
+                         return [Math.min(...tags), Math.max(...tags), Math.min(...labels), Math.max(...labels)]")
+                    .await;
+                let [tag_min, tag_max, label_min, label_max]: [f64; 4] =
+                    serde_json::from_value(sizes).unwrap();
+                assert!(
+                    (15.0..=17.0).contains(&tag_min) && (15.0..=17.0).contains(&tag_max),
+                    "{query}: tags of {tag_min:.1} to {tag_max:.1} px"
+                );
+                assert!(
+                    (13.0..=15.0).contains(&label_min) && (13.0..=15.0).contains(&label_max),
+                    "{query}: coordinates of {label_min:.1} to {label_max:.1} px"
+                );
+            }
+        })
+        .await;
+
     // ---- Phones.
     page.viewport(390, 844).await;
     let dots_5x5 = late_5x5();
@@ -1062,8 +1091,40 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
                     let (w, h, tag, layers) = phone_sizes(page).await;
                     assert!(w >= 44.0 && h >= 44.0, "{game}: targets {w:.1} × {h:.1} px");
                     assert!(tag >= 12.0, "{game}: tags of {tag:.1} px");
+                // Seen on the screenshots: the last column's values ran
+                // past the board's right edge on a phone.
+                let outside = page
+                    .js("const svg = document.querySelector('#board svg');
+                         if (!svg) return [];
+                         const b = svg.getBoundingClientRect();
+                         return [...svg.querySelectorAll('.edge-tag')].filter(t => {
+                           const r = t.getBoundingClientRect();
+                           return r.left < b.left - 0.5 || r.right > b.right + 0.5
+                             || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5;
+                         }).map(t => t.parentNode.dataset.move)")
+                    .await;
+                assert_eq!(outside, serde_json::json!([]), "{game}: values outside the board");
+                // ... and on the last column over the values beside them.
+                let overlapping = page
+                    .js("const tags = [...document.querySelectorAll('#board svg .edge-tag')]
+                           .map(t => [t.parentNode.dataset.move, t.getBoundingClientRect()]);
+                         const hit = [];
+                         for (const [m, a] of tags) for (const [n, b] of tags)
+                           if (m < n && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+                             hit.push(`${m} ${n}`);
+                         return hit")
+                    .await;
+                assert_eq!(overlapping, serde_json::json!([]), "{game}: values over each other");
                     if game == &"cube" || game == &"qubic" {
                         assert_eq!(layers, 1, "{game}: one layer at a time");
+                    // Seen on the screenshots: Qubic's four tabs wrapped
+                    // "Layer A" over two lines.
+                    let wrapped = page
+                        .js("return [...document.querySelectorAll('#board .layer-name')]
+                               .filter(n => n.getBoundingClientRect().height
+                                            > 1.8 * parseFloat(getComputedStyle(n).fontSize)).length")
+                        .await;
+                    assert_eq!(wrapped, 0, "{game}: a layer's tab on two lines");
                     }
                 }
             },

@@ -11,6 +11,10 @@ import { rove } from "./focus.js";
 const SVG = "http://www.w3.org/2000/svg";
 const GAP = 100;
 const PAD = 60; // room for the coordinates and the outer edges' values
+// On the right, room for the last column's values beside their edges
+// (a 13 px "−17" on a phone's 5×5 board, "−1" on 1×7); more would shrink
+// 1×7's edges below 44 px there.
+const PAD_RIGHT = PAD + 10;
 
 function el(name, attrs) {
   const node = document.createElementNS(SVG, name);
@@ -18,16 +22,18 @@ function el(name, attrs) {
   return node;
 }
 
-// Text in the SVG scales with the board: keep tags at least 13 px on the
-// screen however small the board is drawn.
+// Text in the SVG would scale with the board (a 2×2 board drawn 560 px
+// wide had 31 px tags): keep tags at 16 px and coordinates at 14 px on the
+// screen however large the board is drawn, 13 px and 12 px on a phone.
 const sizes = new ResizeObserver((entries) => {
   for (const entry of entries) {
     const svg = entry.target;
     const width = entry.contentRect.width;
     if (!width) continue;
     const units = Number(svg.dataset.width) / width; // user units per pixel
-    svg.style.setProperty("--tag", `${Math.max(18, 13 * units)}px`);
-    svg.style.setProperty("--label", `${Math.max(17, 12 * units)}px`);
+    const phone = width < 480;
+    svg.style.setProperty("--tag", `${(phone ? 13 : 16) * units}px`);
+    svg.style.setProperty("--label", `${(phone ? 12 : 14) * units}px`);
   }
 });
 
@@ -53,7 +59,7 @@ function step(rules, mv, key) {
 
 export function render(container, view) {
   const { rules } = view;
-  const width = rules.cols * GAP + 2 * PAD;
+  const width = rules.cols * GAP + PAD + PAD_RIGHT;
   const height = rules.rows * GAP + 2 * PAD;
   const svg = el("svg", {
     viewBox: `0 0 ${width} ${height}`,
@@ -72,7 +78,7 @@ export function render(container, view) {
     svg.append(t);
   }
   for (let r = 0; r <= rules.rows; r++) {
-    const t = el("text", { x: PAD - 38, y: y(r) + 7, class: "axis-label", "text-anchor": "middle", "aria-hidden": "true" });
+    const t = el("text", { x: PAD - 38, y: y(r), class: "axis-label", "text-anchor": "middle", "dominant-baseline": "central", "aria-hidden": "true" });
     t.textContent = String(r + 1);
     svg.append(t);
   }
@@ -130,11 +136,15 @@ export function render(container, view) {
       el("polygon", { points: diamond, class: "hit" }),
     );
     if (value && !drawn) {
+      // A vertical edge's value to its right, a little above the middle
+      // (clear of the value of the box's bottom edge, drawn above that
+      // edge); the last column's go into the wider margin on the right.
       const t = el("text", {
         x: mx + (kind === "v" ? 12 : 0),
-        y: my + (kind === "h" ? -12 : 8),
+        y: my + (kind === "h" ? -12 : -GAP / 6),
         class: "edge-tag",
         "text-anchor": kind === "v" ? "start" : "middle",
+        "dominant-baseline": kind === "v" ? "central" : "auto",
       });
       t.textContent = value.short;
       g.append(t);
