@@ -1,7 +1,8 @@
 //! Rooms through the server: two WebSocket clients play whole games of
 //! every game kind; the referee refuses what it must and the game goes on;
 //! a reconnect resumes its seat; the leaderboard holds every game, with
-//! the accuracy the oracle gives, across a restart.
+//! the accuracy the oracle gives, across a restart. (Games against the
+//! computer and the leaderboard's counting: `leaderboard.rs`.)
 
 mod roomkit;
 
@@ -355,82 +356,13 @@ async fn whole_games_of_every_game_refereed_and_recorded_across_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_against_the_computer_is_replayed_judged_and_recorded() {
+async fn a_body_over_the_limit_is_refused() {
     let server = Server::start(None, RoomLimits::default()).await;
-    let oracle = Oracle::open(&committed_tables()).unwrap();
-    // X (a person, random moves) against the perfect level (its best
-    // moves from the oracle).
-    let game = GameId::TicTacToe;
-    let mut position = with_game!(game, g => Ok::<_, Error>(g.notation(g.start()))).unwrap();
-    let mut moves = Vec::new();
-    let mut person_kept = (0u64, 0u64);
-    let mut rng = Rng::new(5);
-    while !legal(game, &position).is_empty() {
-        let mv = if moves.len() % 2 == 0 {
-            let legal = legal(game, &position);
-            rng.pick(&legal).clone()
-        } else {
-            oracle.best_move(game, &position).unwrap().unwrap().mv
-        };
-        if moves.len() % 2 == 0 {
-            person_kept.0 += 1;
-            person_kept.1 += u64::from(kept(&oracle, game, &position, &mv).unwrap());
-        }
-        position = after(game, &position, &mv).0;
-        moves.push(mv);
-    }
-    let body = json!({"game": "tictactoe", "moves": moves, "players": {"first": "eve", "second": "computer (perfect)"}});
-    let (status, answer) = server.post("/api/v1/games", &body).await;
-    assert_eq!(status, 201, "{answer}");
-    assert_ne!(
-        answer["result"]["winner"], "first",
-        "the perfect level never loses"
-    );
-    let board = leaderboard(&server, "tictactoe").await;
-    assert_eq!((board["eve"].rated, board["eve"].kept), person_kept);
-    assert_eq!(
-        board["computer (perfect)"].kept,
-        board["computer (perfect)"].rated
-    );
-    // Refused: unfinished, illegal, malformed, unknown fields, too long.
-    for (body, kind) in [
-        (json!({"game": "tictactoe", "moves": ["4"]}), "request"),
-        (
-            json!({"game": "tictactoe", "moves": ["4", "4"]}),
-            "position",
-        ),
-        (json!({"game": "tictactoe", "moves": "4 0"}), "request"),
-        (json!({"game": "chess", "moves": []}), "unsupported"),
-        (
-            json!({"game": "tictactoe", "moves": [], "cheat": true}),
-            "request",
-        ),
-        (
-            json!({"game": "tictactoe", "moves": vec!["0"; 300]}),
-            "request",
-        ),
-    ] {
-        let (status, e) = server.post("/api/v1/games", &body).await;
-        assert_eq!(
-            (status, e["kind"].as_str()),
-            (400, Some(kind)),
-            "{body}: {e}"
-        );
-    }
-    let (status, e) = server.post_raw("/api/v1/games", b"{not json").await;
-    assert_eq!((status, e["kind"].as_str()), (400, Some("request")));
     let (status, e) = server.post_raw("/api/v1/rooms", &vec![b' '; 10_000]).await;
     assert_eq!(
         (status, e["kind"].as_str()),
         (400, Some("request")),
         "a body over the limit"
-    );
-    assert_eq!(
-        server.get("/api/v1/leaderboard?game=tictactoe").await.1["entries"]
-            .as_array()
-            .unwrap()
-            .len(),
-        2
     );
     server.stop().await;
 }

@@ -4,8 +4,13 @@
 //!   shape of `solvedb probe --json` (with `want`, that of `serve --stdio`);
 //! - `GET /api/v1/mainline?game=G&position=P`: the best line to the end
 //!   ([`Mainline::to_json`](solvedb_lookup::Mainline::to_json));
-//! - `GET /api/v1/check?game=G&position=P`: whether a position is legal
-//!   (read by the rules only, no search), `{"game", "position"}` normalised;
+//! - `GET /api/v1/check?game=G&position=P[&moves=M]`: whether a position
+//!   is legal (read by the rules only, no search), `{"game", "position"}`
+//!   normalised; with `moves` (moves separated by spaces), whether each can
+//!   be played in turn from there, adding `"moves"` (normalised) and
+//!   `"final"`; the first that cannot is the error, with `"move"` its
+//!   index (from 0) and `"reason"` the rules' reason alone ("it is
+//!   already taken");
 //! - `GET /api/v1/games`: the games the explorer offers, from the
 //!   catalogue ([`solvedb_lookup::catalogue`]): each one's name, the name
 //!   people read (`title`), its board (`kind` and `board`: size, or rows and
@@ -23,7 +28,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value as Json, json};
 use solvedb_lookup::{
-    BoardShape, Error, ErrorKind, Game, GameId, GameInfo, Oracle, Want, catalogue, with_game,
+    BoardShape, Error, ErrorKind, Game, GameId, GameInfo, Oracle, PositionError, Want, catalogue,
+    with_game,
 };
 
 use super::{ApiError, AppState, MAX_QUERY_BYTES};
@@ -196,15 +202,86 @@ async fn mainline(
     )
 }
 
+/// Why a check failed: the error, and the index of the move that could
+/// not be played and the rules' reason (none if the position itself is
+/// refused).
+struct Refused {
+    at: Option<(usize, String)>,
+    error: ApiError,
+}
+
+impl From<Error> for Refused {
+    fn from(e: Error) -> Refused {
+        Refused {
+            at: None,
+            error: e.into(),
+        }
+    }
+}
+
+impl From<ApiError> for Refused {
+    fn from(error: ApiError) -> Refused {
+        Refused { at: None, error }
+    }
+}
+
+/// A position and the moves played from it, by the rules: the position
+/// and the moves normalised, and the position reached.
+fn replay(
+    game: GameId,
+    position: &str,
+    moves: &[&str],
+) -> Result<(String, Vec<String>, String), Refused> {
+    with_game!(game, g => {
+        let start = g.parse(position).map_err(Error::from)?;
+        let mut at = start;
+        let mut played = Vec::new();
+        for (i, &text) in moves.iter().enumerate() {
+            let next = g.parse_move(text).and_then(|m| Ok((m, g.play_notation(at, text)?)));
+            let (m, next) = next.map_err(|e| {
+                // The rules' reason alone, for a page that names the move its own way.
+                let reason = match &e {
+                    PositionError::BadMove { reason, .. } => reason.clone(),
+                    PositionError::IllegalMove { reason, .. } => (*reason).to_owned(),
+                    other => other.to_string(),
+                };
+                let e = ApiError::from(Error::from(e));
+                let message = format!("move {} of {} ({text}): {}", i + 1, moves.len(), e.message);
+                Refused { at: Some((i, reason)), error: ApiError { message, ..e } }
+            })?;
+            played.push(m.to_string());
+            at = next;
+        }
+        Ok((g.notation(start), played, g.notation(at)))
+    })
+}
+
 async fn check(uri: Uri, query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Response {
-    reply((|| {
-        let params = Params::read(&uri, query, &["game", "position"])?;
+    let answer = (|| -> Result<Json, Refused> {
+        let params = Params::read(&uri, query, &["game", "position", "moves"])?;
         let game = params.game()?;
         let position = params.required("position")?;
-        let normal =
-            with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?;
-        Ok(json!({"game": game.to_string(), "position": normal}))
-    })())
+        let moves = params.get("moves");
+        let list: Vec<&str> = moves.unwrap_or("").split_whitespace().collect();
+        let (normal, played, last) = replay(game, position, &list)?;
+        let mut json = json!({"game": game.to_string(), "position": normal});
+        if moves.is_some() {
+            json["moves"] = json!(played);
+            json["final"] = json!(last);
+        }
+        Ok(json)
+    })();
+    match answer {
+        Ok(json) => axum::Json(json).into_response(),
+        Err(Refused { at, error }) => {
+            let mut body = solvedb_lookup::error_json(Some(error.kind), &error.message);
+            if let Some((i, reason)) = at {
+                body["move"] = json!(i);
+                body["reason"] = json!(reason);
+            }
+            (super::status_of(error.kind), axum::Json(body)).into_response()
+        }
+    }
 }
 
 async fn games(State(state): State<AppState>) -> Response {

@@ -13,8 +13,9 @@
 //!   ([`ServerLimits::searches`]) and each search's time and memory; a request
 //!   that still takes longer than [`REQUEST_TIMEOUT`] is answered 503.
 //! - [`bench`](mod@bench) measures the server against in-process calls.
-//! - [`rooms`] (play a friend: rooms, WebSockets, the [`referee`]) and
-//!   [`leaderboard`] (SQLite through [`Store`]) are two more areas.
+//! - [`rooms`] (play a friend: rooms, WebSockets, the [`referee`]),
+//!   [`sessions`] (games against the computer, played through the server)
+//!   and [`leaderboard`] (SQLite through [`Store`]) are three more areas.
 
 pub mod api;
 pub mod bench;
@@ -24,6 +25,7 @@ pub mod load;
 pub mod page;
 pub mod referee;
 pub mod rooms;
+pub mod sessions;
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -102,6 +104,8 @@ pub struct AppState {
     pub limits: ServerLimits,
     /// The open rooms.
     pub rooms: Arc<rooms::Rooms>,
+    /// The open games against the computer.
+    pub sessions: Arc<sessions::Sessions>,
     /// The leaderboard's database.
     pub store: Arc<Store>,
 }
@@ -140,6 +144,7 @@ impl AppState {
             searches: Arc::new(Semaphore::new(limits.searches.max(1))),
             limits,
             rooms: Arc::new(rooms::Rooms::new(rooms::RoomLimits::default())),
+            sessions: Arc::new(sessions::Sessions::new(sessions::SessionLimits::default())),
             store: Arc::new(Store::in_memory()?),
         })
     }
@@ -153,6 +158,13 @@ impl AppState {
     pub fn with_data(mut self, dir: &std::path::Path) -> Result<AppState> {
         self.store = Arc::new(Store::open(dir)?);
         Ok(self)
+    }
+
+    /// The same state with games against the computer bounded by `limits`
+    /// (and none open).
+    pub fn with_session_limits(mut self, limits: sessions::SessionLimits) -> AppState {
+        self.sessions = Arc::new(sessions::Sessions::new(limits));
+        self
     }
 
     /// The same state with rooms bounded by `limits` (and no rooms open).
@@ -228,8 +240,9 @@ pub fn router(state: AppState) -> Router {
         .merge(api::router())
         .merge(page::router())
         .merge(rooms::router())
+        .merge(sessions::router())
         .merge(leaderboard::router())
-        .fallback(not_found)
+        .fallback(page::not_found)
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(TimeoutLayer::with_status_code(
@@ -237,14 +250,6 @@ pub fn router(state: AppState) -> Router {
             REQUEST_TIMEOUT,
         ))
         .layer(GlobalConcurrencyLimitLayer::new(MAX_REQUESTS_IN_FLIGHT))
-}
-
-async fn not_found(uri: axum::http::Uri) -> Response {
-    let body = solvedb_lookup::error_json(
-        Some(ErrorKind::Request),
-        &format!("no such path {}", uri.path()),
-    );
-    (StatusCode::NOT_FOUND, axum::Json(body)).into_response()
 }
 
 /// Binds `addr` (a port of 0 picks a free one).

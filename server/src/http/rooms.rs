@@ -6,8 +6,9 @@
 //!   "hints": optional bool}` → `{"room", "seats": {"first", "second"},
 //!   "url", "links": {"first", "second"}}`: the room's id and one token per
 //!   seat, 128 bits each from the operating system's CSPRNG, in hex.
-//! - `GET /api/v1/rooms/ID/ws?token=T&name=N` (a WebSocket; no token: a
-//!   spectator). The client sends `{"type": "move", "move": M}`; everyone
+//! - `GET /api/v1/rooms/ID/ws?token=T&name=N&player=P` (a WebSocket; no
+//!   token: a spectator; `player`: the browser's identity, which the
+//!   leaderboard counts the seat's game for). The client sends `{"type": "move", "move": M}`; everyone
 //!   gets `{"type": "state", ...}` (see `Room::snapshot`); a refused
 //!   message gets `{"type": "error", "kind", "error"}` to its sender only,
 //!   and the game goes on. A reconnect with a seat's token resumes it.
@@ -41,7 +42,7 @@ use tokio::sync::broadcast;
 use super::api::{Params, ask};
 use super::referee::{Match, SEATS, judge};
 use super::{ApiError, AppState, MAX_BODY_BYTES};
-use crate::store::GameRecord;
+use crate::store::{GameRecord, Seat, is_reserved_name, is_valid_identity};
 
 /// The bounds on rooms.
 #[derive(Copy, Clone, Debug)]
@@ -81,7 +82,7 @@ impl Default for RoomLimits {
 pub const MAX_NAME_CHARS: usize = 40;
 
 /// The name of a player who gave none.
-pub const ANONYMOUS: &str = "anonymous";
+pub const ANONYMOUS: &str = crate::store::ANONYMOUS;
 
 /// States a connection may fall behind by before it is sent the newest
 /// one directly (states are whole, so nothing is lost by skipping).
@@ -267,6 +268,8 @@ pub struct Snapshot {
 struct GameState {
     game: Match,
     names: [Option<String>; 2],
+    /// Each seat's per-browser identity, as its last connection gave it.
+    identities: [Option<String>; 2],
     online: [usize; 2],
     spectators: usize,
     /// The oracle's report of the position now (`None`: unknown within the
@@ -489,6 +492,7 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
             game: Mutex::new(GameState {
                 game,
                 names: [None, None],
+                identities: [None, None],
                 online: [0, 0],
                 spectators: 0,
                 report,
@@ -525,7 +529,7 @@ async fn connect(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let accepted = (|| {
-        let params = Params::read(&uri, query, &["token", "name"])?;
+        let params = Params::read(&uri, query, &["token", "name", "player"])?;
         state.rooms.refuse_if_closing()?;
         let upgrade = upgrade.map_err(|e| {
             ApiError::request(format!("not a WebSocket request: {}", e.body_text()))
@@ -544,7 +548,11 @@ async fn connect(
         let name = params
             .get("name")
             .map(|n| n.trim().chars().take(MAX_NAME_CHARS).collect::<String>())
-            .filter(|n| !n.is_empty());
+            .filter(|n| !n.is_empty() && !is_reserved_name(n));
+        let identity = params
+            .get("player")
+            .filter(|p| is_valid_identity(p))
+            .map(str::to_owned);
         let limit = state.rooms.limits.connections;
         let taken = room.connections.fetch_add(1, Ordering::SeqCst);
         if taken >= limit {
@@ -554,7 +562,7 @@ async fn connect(
                 message: format!("the room has {limit} connections, the limit"),
             });
         }
-        Ok((upgrade, room, seat, name))
+        Ok((upgrade, room, seat, (name, identity)))
     })();
     match accepted {
         Err(e) => e.into_response(),
@@ -608,7 +616,7 @@ async fn connection(
     state: AppState,
     room: Arc<Room>,
     seat: Option<u8>,
-    name: Option<String>,
+    (name, identity): (Option<String>, Option<String>),
 ) {
     let limits = state.rooms.limits;
     let mut updates = room.updates.subscribe();
@@ -630,6 +638,9 @@ async fn connection(
                 st.online[usize::from(s)] += 1;
                 if name.is_some() {
                     st.names[usize::from(s)] = name;
+                }
+                if identity.is_some() {
+                    st.identities[usize::from(s)] = identity;
                 }
             }
             None => st.spectators += 1,
@@ -808,6 +819,9 @@ async fn handle(
 
 /// The leaderboard's record of a room's finished game.
 fn record_of(st: &GameState) -> GameRecord {
-    let players = [0, 1].map(|s| st.names[s].clone().unwrap_or_else(|| ANONYMOUS.to_owned()));
+    let players = [0, 1].map(|s| Seat::Person {
+        identity: st.identities[s].clone(),
+        name: st.names[s].clone().unwrap_or_default(),
+    });
     st.game.record("room", players, &st.verdicts)
 }
