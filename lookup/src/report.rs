@@ -8,6 +8,7 @@ use serde_json::{Map, Value as Json, json};
 use crate::error::{Error, ErrorKind};
 use crate::format::GameId;
 use crate::game::Tabled;
+use crate::stop::Stop;
 use crate::game_oracle::{GameOracle, Source};
 use crate::value::AnyValue;
 
@@ -144,6 +145,7 @@ impl Mainline {
 pub fn mainline<G: Tabled, D: AsRef<[u8]>>(
     oracle: &GameOracle<G, D>,
     text: &str,
+    stop: &Stop,
 ) -> Result<Mainline, Error> {
     let game = oracle.game();
     let start = game.parse(text)?;
@@ -151,7 +153,7 @@ pub fn mainline<G: Tabled, D: AsRef<[u8]>>(
     let mut moves = Vec::new();
     let mut value = None;
     loop {
-        let answer = oracle.answer(position)?;
+        let answer = oracle.answer_within(position, stop)?;
         value.get_or_insert(answer.value);
         let Some(best) = answer.moves.first() else {
             break;
@@ -217,13 +219,14 @@ pub fn report<G: Tabled, D: AsRef<[u8]>>(
     oracle: &GameOracle<G, D>,
     text: &str,
     want: Want,
+    stop: &Stop,
 ) -> Result<Report, Error> {
     let game = oracle.game();
     let position = game.parse(text)?;
     let (value, moves) = match want {
-        Want::Value => (oracle.probe(position)?, Vec::new()),
+        Want::Value => (oracle.probe_within(position, stop)?, Vec::new()),
         Want::Moves | Want::Best => {
-            let answer = oracle.answer(position)?;
+            let answer = oracle.answer_within(position, stop)?;
             let moves = answer
                 .moves
                 .iter()

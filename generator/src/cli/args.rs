@@ -59,6 +59,7 @@ impl LimitArgs {
             nodes: (!self.no_budget).then_some(self.nodes),
             time: self.seconds,
             table_bytes: self.table_mib.map(|mib| mib << 20),
+            ..SearchLimits::default()
         }
     }
 }

@@ -22,7 +22,7 @@ use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value as Json, json};
-use solvedb_lookup::{Error, ErrorKind, GameId};
+use solvedb_lookup::{Error, ErrorKind, GameId, Want};
 
 use super::api::{Params, ask};
 use super::referee::{Match, SEATS, judge};
@@ -179,14 +179,18 @@ async fn record_game(
             }
         };
         // Every position's values in one task (one search slot for a game
-        // without a table); a position unknown within the budget leaves its
-        // move unjudged.
+        // without a table) under the request's one deadline and budget; a
+        // position unknown within them leaves its move unjudged. The last
+        // positions first: they are the cheap ones.
         let positions = m.positions.clone();
-        let reports = ask(&state, game, move |oracle| {
-            Ok(positions
+        let reports = ask(&state, game, move |oracle, stop| {
+            let mut reports: Vec<_> = positions
                 .iter()
-                .map(|p| oracle.moves(game, p).ok())
-                .collect::<Vec<_>>())
+                .rev()
+                .map(|p| oracle.answer_within(game, p, Want::Moves, stop).ok())
+                .collect();
+            reports.reverse();
+            Ok(reports)
         })
         .await?;
         let verdicts: Vec<(Option<bool>, Option<i64>)> = reports

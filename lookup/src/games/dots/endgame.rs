@@ -324,6 +324,7 @@ impl EndgameSolver {
             return Err(Error::BudgetExhausted { budget });
         }
         if self.nodes & 0xfff == 0 {
+            self.limits.stop.poll()?;
             if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time) {
                 if Instant::now() > deadline {
                     return Err(Error::TimeExhausted {
