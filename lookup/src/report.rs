@@ -8,8 +8,8 @@ use serde_json::{Map, Value as Json, json};
 use crate::error::{Error, ErrorKind};
 use crate::format::GameId;
 use crate::game::Tabled;
-use crate::stop::Stop;
 use crate::game_oracle::{GameOracle, Source};
+use crate::stop::Stop;
 use crate::value::AnyValue;
 
 /// One move and its value for the player who makes it.

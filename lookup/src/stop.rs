@@ -124,7 +124,10 @@ mod tests {
         assert_eq!(Stop::default().nodes_left(), None);
         let stop = Stop::new(Some(Duration::ZERO), Some(10));
         std::thread::sleep(Duration::from_millis(2));
-        assert!(matches!(stop.poll(), Err(Error::TimeExhausted { millis: 0 })));
+        assert!(matches!(
+            stop.poll(),
+            Err(Error::TimeExhausted { millis: 0 })
+        ));
         stop.charge(4);
         assert_eq!(stop.nodes_left(), Some(6));
         stop.charge(40);

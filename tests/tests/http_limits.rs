@@ -155,7 +155,9 @@ async fn slow_and_idle_connections_are_closed() {
     let server = start(limits, RoomLimits::default()).await;
     // Headers a byte at a time (slowloris): closed at the header deadline.
     let mut slow = tcp_from(other(1), server.addr).await;
-    slow.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    slow.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
     let started = Instant::now();
     let dripping = async {
         for _ in 0..40 {
@@ -167,7 +169,9 @@ async fn slow_and_idle_connections_are_closed() {
     };
     let _ = tokio::time::timeout(Duration::from_secs(3), dripping).await;
     assert!(
-        closed_within(&mut slow, Duration::from_secs(3)).await.is_some(),
+        closed_within(&mut slow, Duration::from_secs(3))
+            .await
+            .is_some(),
         "a slow header is cut off"
     );
     assert!(started.elapsed() < Duration::from_secs(3));
@@ -196,7 +200,10 @@ async fn slow_and_idle_connections_are_closed() {
     let answer = closed_within(&mut big, Duration::from_secs(3))
         .await
         .expect("closed");
-    assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 431"), "{answer}");
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 431"),
+        "{answer}"
+    );
     server.stop().await;
 }
 
@@ -222,7 +229,10 @@ async fn a_slow_body_times_out_and_holds_no_request_slot() {
     // While the body dribbles, the one request slot is free.
     let (status, headers, _) = request(&server, me(), "GET", PROBE, &[], "").await;
     assert_eq!(status, 200);
-    assert!(headers.contains("x-content-type-options: nosniff"), "{headers}");
+    assert!(
+        headers.contains("x-content-type-options: nosniff"),
+        "{headers}"
+    );
     let answer = closed_within(&mut slow, Duration::from_secs(3))
         .await
         .expect("answered");
@@ -245,7 +255,11 @@ async fn connections_over_the_caps_are_refused_at_once() {
     // A third from the same address: 503 and the error object, at once.
     let started = Instant::now();
     let (status, _, json) = request(&server, other(1), "GET", PROBE, &[], "").await;
-    assert_eq!((status, json["kind"].as_str()), (503, Some("budget")), "{json}");
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
     assert!(started.elapsed() < Duration::from_secs(2));
     // Another address is served.
     let (status, _, _) = request(&server, other(2), "GET", PROBE, &[], "").await;
@@ -255,7 +269,11 @@ async fn connections_over_the_caps_are_refused_at_once() {
     let _c = tcp_from(other(3), server.addr).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
     let (status, _, json) = request(&server, other(4), "GET", PROBE, &[], "").await;
-    assert_eq!((status, json["kind"].as_str()), (503, Some("budget")), "{json}");
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
     server.stop().await;
 }
 
@@ -271,13 +289,22 @@ async fn shutdown_with_half_a_request_ends_within_its_deadline() {
     half.write_all(b"GET / HTTP/1.1\r\nHo").await.unwrap();
     // And a WebSocket that never reads its Close frame.
     let made = post_room(&server, me()).await;
-    let _ws = ws_from(&server, me(), &made["room"].as_str().unwrap().to_owned(), None)
-        .await
-        .unwrap();
+    let _ws = ws_from(
+        &server,
+        me(),
+        &made["room"].as_str().unwrap().to_owned(),
+        None,
+    )
+    .await
+    .unwrap();
     tokio::time::sleep(Duration::from_millis(100)).await;
     let took = server.stop().await;
     assert!(took < Duration::from_secs(3), "{took:?}");
-    assert!(closed_within(&mut half, Duration::from_secs(2)).await.is_some());
+    assert!(
+        closed_within(&mut half, Duration::from_secs(2))
+            .await
+            .is_some()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -316,9 +343,19 @@ async fn a_search_stops_when_its_request_ends() {
     let server = start(timed, RoomLimits::default()).await;
     let started = Instant::now();
     let (status, headers, json) = request(&server, me(), "GET", SEARCH_5X5, &[], "").await;
-    assert_eq!((status, json["kind"].as_str()), (503, Some("budget")), "{json}");
-    assert!(headers.contains("content-type: application/json"), "{headers}");
-    assert!(json["error"].as_str().unwrap().contains("longer than"), "{json}");
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
+    assert!(
+        headers.contains("content-type: application/json"),
+        "{headers}"
+    );
+    assert!(
+        json["error"].as_str().unwrap().contains("longer than"),
+        "{json}"
+    );
     assert!(started.elapsed() < Duration::from_secs(2));
     let (status, _, json) = request(&server, me(), "GET", late, &[], "").await;
     assert_eq!(status, 200, "{json}");
@@ -338,7 +375,11 @@ async fn one_deadline_covers_every_search_of_a_request() {
     ] {
         let started = Instant::now();
         let (status, _, json) = request(&server, me(), "GET", &path, &[], "").await;
-        assert_eq!((status, json["kind"].as_str()), (503, Some("budget")), "{json}");
+        assert_eq!(
+            (status, json["kind"].as_str()),
+            (503, Some("budget")),
+            "{json}"
+        );
         assert!(started.elapsed() < Duration::from_secs(2), "{path}");
     }
     // A whole 5x5 game posted: judged within the one budget (the late,
@@ -355,7 +396,10 @@ async fn one_deadline_covers_every_search_of_a_request() {
     assert!(started.elapsed() < Duration::from_secs(2));
     let verdicts = json["verdicts"].as_array().unwrap();
     assert_eq!(verdicts.len(), 60);
-    assert!(verdicts.last().unwrap()["kept"].is_boolean(), "the last move judged");
+    assert!(
+        verdicts.last().unwrap()["kept"].is_boolean(),
+        "the last move judged"
+    );
     server.stop().await;
 }
 
@@ -376,7 +420,11 @@ async fn a_full_search_queue_sheds_at_once() {
     // The queue holds nobody: refused at once.
     let started = Instant::now();
     let (status, _, json) = request(&server, other(2), "GET", SEARCH_5X5, &[], "").await;
-    assert_eq!((status, json["kind"].as_str()), (503, Some("budget")), "{json}");
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
     assert!(json["error"].as_str().unwrap().contains("slot"), "{json}");
     assert!(started.elapsed() < Duration::from_millis(1000));
     // Tables answer meanwhile.
@@ -403,7 +451,11 @@ async fn requests_past_the_in_flight_cap_are_shed_with_the_error_object() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let started = Instant::now();
     let (status, headers, json) = request(&server, me(), "GET", PROBE, &[], "").await;
-    assert_eq!((status, json["kind"].as_str()), (503, Some("budget")), "{json}");
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
     assert!(headers.contains("retry-after"), "{headers}");
     assert!(started.elapsed() < Duration::from_millis(1000));
     let (status, _, _) = busy.await.unwrap();
@@ -430,7 +482,11 @@ async fn writes_from_another_site_are_refused() {
             vec![JSON, ("Origin", "http://evil.example")],
             vec![JSON, ("Origin", "null")],
             vec![JSON, ("Sec-Fetch-Site", "cross-site")],
-            vec![JSON, ("Host", "evil.example"), ("Origin", "http://evil.example")],
+            vec![
+                JSON,
+                ("Host", "evil.example"),
+                ("Origin", "http://evil.example"),
+            ],
         ] {
             let (status, _, json) = request(&server, me(), "POST", path, &headers, body).await;
             assert_eq!(
@@ -439,8 +495,15 @@ async fn writes_from_another_site_are_refused() {
                 "{path} {headers:?}: {json}"
             );
         }
-        let (status, _, json) =
-            request(&server, me(), "POST", path, &[JSON, ("Origin", own.as_str())], body).await;
+        let (status, _, json) = request(
+            &server,
+            me(),
+            "POST",
+            path,
+            &[JSON, ("Origin", own.as_str())],
+            body,
+        )
+        .await;
         assert_eq!(status, 201, "{path}: {json}");
         let (status, _, _) = request(&server, me(), "POST", path, &[JSON], body).await;
         assert_eq!(status, 201, "{path} without Origin (not a browser)");
@@ -458,7 +521,10 @@ async fn writes_from_another_site_are_refused() {
     // nosniff on every answer: JSON, errors, the page.
     for path in [PROBE, "/api/v1/nothing", "/", "/assets/app.js"] {
         let (_, headers, _) = request(&server, me(), "GET", path, &[], "").await;
-        assert!(headers.contains("x-content-type-options: nosniff"), "{path}");
+        assert!(
+            headers.contains("x-content-type-options: nosniff"),
+            "{path}"
+        );
     }
     server.stop().await;
 }
@@ -473,12 +539,17 @@ async fn writes_are_rate_limited_per_address() {
     let server = start(limits, RoomLimits::default()).await;
     let game = finished_game();
     for _ in 0..3 {
-        let (status, _, json) = request(&server, me(), "POST", "/api/v1/games", &[JSON], &game).await;
+        let (status, _, json) =
+            request(&server, me(), "POST", "/api/v1/games", &[JSON], &game).await;
         assert_eq!(status, 201, "{json}");
     }
     let (status, headers, json) =
         request(&server, me(), "POST", "/api/v1/games", &[JSON], &game).await;
-    assert_eq!((status, json["kind"].as_str()), (503, Some("budget")), "{json}");
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
     assert!(headers.contains("retry-after"), "{headers}");
     // Reads are not writes; another address has its own bucket.
     let (status, _, _) = request(&server, me(), "GET", PROBE, &[], "").await;
@@ -600,8 +671,15 @@ async fn rooms_per_address_quota_and_creation_rate() {
         r#"{"game":"tictactoe"}"#,
     )
     .await;
-    assert_eq!((status, json["kind"].as_str()), (503, Some("budget")), "{json}");
-    assert!(json["error"].as_str().unwrap().contains("rooms open"), "{json}");
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
+    assert!(
+        json["error"].as_str().unwrap().contains("rooms open"),
+        "{json}"
+    );
     // Another address has its own quota; its rate runs out after 3.
     for _ in 0..2 {
         post_room(&server, other(2)).await;
@@ -626,7 +704,11 @@ async fn rooms_per_address_quota_and_creation_rate() {
         r#"{"game":"tictactoe"}"#,
     )
     .await;
-    assert_eq!((status, json["kind"].as_str()), (503, Some("budget")), "{json}");
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
     post_room(&server, other(4)).await;
     server.stop().await;
 }
@@ -653,7 +735,10 @@ async fn a_room_nobody_joined_expires_sooner() {
     .await
     .unwrap();
     let (code, why) = close_reason(&mut creator).await;
-    assert_eq!((code, why.as_str()), (1001, "nobody took the invite in time"));
+    assert_eq!(
+        (code, why.as_str()),
+        (1001, "nobody took the invite in time")
+    );
     // The room whose invite was taken stays open.
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(
@@ -674,33 +759,60 @@ async fn the_invite_is_claimed_once_and_seats_keep_their_places() {
     let made = post_room(&server, me()).await;
     // The creator gets one seat; the other is behind the invite.
     assert!(made["seats"].get("second").is_none(), "{made}");
-    assert!(made["links"]["second"].as_str().unwrap().contains("invite="));
+    assert!(
+        made["links"]["second"]
+            .as_str()
+            .unwrap()
+            .contains("invite=")
+    );
     let room = made["room"].as_str().unwrap().to_owned();
-    let wrong = json!({"room": room, "invite": format!("/play?room={room}&invite={}", "0".repeat(32))});
+    let wrong =
+        json!({"room": room, "invite": format!("/play?room={room}&invite={}", "0".repeat(32))});
     assert_eq!(claim(&server, &wrong).await.0, 400);
     let (status, claimed) = claim(&server, &made).await;
     assert_eq!(status, 200, "{claimed}");
     assert_eq!(claimed["seat"], "second");
     let second = claimed["token"].as_str().unwrap().to_owned();
     let (status, again) = claim(&server, &made).await;
-    assert_eq!((status, again["kind"].as_str()), (400, Some("request")), "{again}");
+    assert_eq!(
+        (status, again["kind"].as_str()),
+        (400, Some("request")),
+        "{again}"
+    );
     // Two players, two spectators: the room's 4 connections, and no more
     // spectators; a player who drops comes back.
     let first = made["token"].as_str().unwrap().to_owned();
-    let mut x = ws_seat(&server, me(), &room, Some(&first), None).await.unwrap();
-    let o = ws_seat(&server, me(), &room, Some(&second), None).await.unwrap();
+    let mut x = ws_seat(&server, me(), &room, Some(&first), None)
+        .await
+        .unwrap();
+    let o = ws_seat(&server, me(), &room, Some(&second), None)
+        .await
+        .unwrap();
     let _s1 = ws_from(&server, other(1), &room, None).await.unwrap();
     let _s2 = ws_from(&server, other(1), &room, None).await.unwrap();
-    assert_eq!(ws_from(&server, other(1), &room, None).await.err(), Some(503));
+    assert_eq!(
+        ws_from(&server, other(1), &room, None).await.err(),
+        Some(503)
+    );
     drop(o);
     tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(ws_from(&server, other(2), &room, None).await.err(), Some(503));
-    let mut o = ws_seat(&server, me(), &room, Some(&second), None).await.unwrap();
+    assert_eq!(
+        ws_from(&server, other(2), &room, None).await.err(),
+        Some(503)
+    );
+    let mut o = ws_seat(&server, me(), &room, Some(&second), None)
+        .await
+        .unwrap();
     o.state_with(0).await;
     // A seat opened again elsewhere: the older connection gives way.
-    let mut x2 = ws_seat(&server, me(), &room, Some(&first), None).await.unwrap();
+    let mut x2 = ws_seat(&server, me(), &room, Some(&first), None)
+        .await
+        .unwrap();
     let (code, why) = close_reason(&mut x).await;
-    assert_eq!((code, why.as_str()), (1001, "this seat was opened in another window"));
+    assert_eq!(
+        (code, why.as_str()),
+        (1001, "this seat was opened in another window")
+    );
     x2.send_move("4").await;
     assert_eq!(o.state_with(1).await["history"], json!(["4"]));
     server.stop().await;
@@ -737,7 +849,9 @@ async fn the_move_clock_forfeits_a_stalling_player_once_both_joined() {
     let room = made["room"].as_str().unwrap().to_owned();
     let first = made["token"].as_str().unwrap().to_owned();
     // Alone in the room, the creator has no clock.
-    let mut x = ws_seat(&server, me(), &room, Some(&first), None).await.unwrap();
+    let mut x = ws_seat(&server, me(), &room, Some(&first), None)
+        .await
+        .unwrap();
     assert!(x.state_with(0).await["clock"].is_null());
     tokio::time::sleep(Duration::from_millis(800)).await;
     let (_, claimed) = claim(&server, &made).await;
@@ -759,7 +873,15 @@ async fn the_move_clock_forfeits_a_stalling_player_once_both_joined() {
     assert_eq!(over["result"]["winner"], "first", "{over}");
     assert_eq!(over["result"]["forfeit"], "second", "{over}");
     assert_eq!(over["recorded"], true, "{over}");
-    let (status, _, board) = request(&server, me(), "GET", "/api/v1/leaderboard?game=tictactoe", &[], "").await;
+    let (status, _, board) = request(
+        &server,
+        me(),
+        "GET",
+        "/api/v1/leaderboard?game=tictactoe",
+        &[],
+        "",
+    )
+    .await;
     assert_eq!(status, 200);
     assert_eq!(board["entries"].as_array().unwrap().len(), 1, "{board}");
     server.stop().await;
@@ -774,14 +896,24 @@ async fn websockets_have_a_global_cap() {
     let server = start(quick(ServerLimits::default()), rooms).await;
     let a = post_room(&server, me()).await;
     let b = post_room(&server, other(1)).await;
-    let _one = ws_from(&server, me(), a["room"].as_str().unwrap(), None).await.unwrap();
-    let two = ws_from(&server, other(1), b["room"].as_str().unwrap(), None).await.unwrap();
+    let _one = ws_from(&server, me(), a["room"].as_str().unwrap(), None)
+        .await
+        .unwrap();
+    let two = ws_from(&server, other(1), b["room"].as_str().unwrap(), None)
+        .await
+        .unwrap();
     assert_eq!(
-        ws_from(&server, other(2), b["room"].as_str().unwrap(), None).await.err(),
+        ws_from(&server, other(2), b["room"].as_str().unwrap(), None)
+            .await
+            .err(),
         Some(503)
     );
     drop(two);
     tokio::time::sleep(Duration::from_millis(200)).await;
-    assert!(ws_from(&server, other(2), b["room"].as_str().unwrap(), None).await.is_ok());
+    assert!(
+        ws_from(&server, other(2), b["room"].as_str().unwrap(), None)
+            .await
+            .is_ok()
+    );
     server.stop().await;
 }

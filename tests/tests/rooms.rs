@@ -552,7 +552,10 @@ async fn seats_reconnects_spectators_hints_and_limits() {
     big.send("x".repeat(limits.frame_bytes + 1)).await;
     // Closed with 1009 (message too big), the others go on.
     let close = loop {
-        match tokio::time::timeout(roomkit::WAIT, big.ws.next()).await.unwrap() {
+        match tokio::time::timeout(roomkit::WAIT, big.ws.next())
+            .await
+            .unwrap()
+        {
             Some(Ok(Message::Close(frame))) => break frame.expect("a close frame says why"),
             Some(Ok(_)) => {}
             other => panic!("the socket ended without a Close frame: {other:?}"),

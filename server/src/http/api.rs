@@ -27,8 +27,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use solvedb_lookup::{
-    BoardShape, Error, ErrorKind, Game, GameId, GameInfo, Oracle, Stop, Want, catalogue,
-    with_game,
+    BoardShape, Error, ErrorKind, Game, GameId, GameInfo, Oracle, Stop, Want, catalogue, with_game,
 };
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 

@@ -268,11 +268,11 @@ async fn attack(kind: usize, i: usize, addr: std::net::SocketAddr, stop: Instant
             2 => {
                 let head = format!("GET /api/v1/games HTTP/1.1\r\n{host}\r\n");
                 let _ = tcp.write_all(head.as_bytes()).await;
-                let _ = tokio::time::timeout(
-                    stop.saturating_duration_since(Instant::now()),
-                    async { while tcp.read(&mut buffer).await.is_ok_and(|n| n > 0) {} },
-                )
-                .await;
+                let _ =
+                    tokio::time::timeout(stop.saturating_duration_since(Instant::now()), async {
+                        while tcp.read(&mut buffer).await.is_ok_and(|n| n > 0) {}
+                    })
+                    .await;
             }
             // Searches, or a flood of cheap requests, one connection each.
             _ => {

@@ -189,8 +189,7 @@ pub(super) async fn read_body(
 pub(super) async fn overloaded(_: tower::BoxError) -> Response {
     let mut answer = ApiError {
         kind: ErrorKind::Budget,
-        message: "the server is answering as many requests as it takes: try again shortly"
-            .into(),
+        message: "the server is answering as many requests as it takes: try again shortly".into(),
     }
     .into_response();
     answer
@@ -268,12 +267,21 @@ mod tests {
             assert!(cross_site(&refused, true, true).is_some(), "{refused:?}");
         }
         // Off loopback any Host is served, but the Origin must match it.
-        let public = headers(&[json, ("host", "solvedb.example"), ("origin", "https://solvedb.example")]);
+        let public = headers(&[
+            json,
+            ("host", "solvedb.example"),
+            ("origin", "https://solvedb.example"),
+        ]);
         assert_eq!(cross_site(&public, true, false), None);
         // An upgrade needs no JSON, only the same origin.
         assert_eq!(cross_site(&headers(&[host]), false, true), None);
         assert!(
-            cross_site(&headers(&[host, ("origin", "http://evil.example")]), false, true).is_some()
+            cross_site(
+                &headers(&[host, ("origin", "http://evil.example")]),
+                false,
+                true
+            )
+            .is_some()
         );
     }
 }

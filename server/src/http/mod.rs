@@ -183,7 +183,10 @@ impl AppState {
             tabled: Arc::new(tabled),
             searches: Arc::new(api::SearchSlots::new(&limits)),
             limits,
-            writes: Arc::new(rate::Buckets::new(limits.write_burst, limits.writes_per_second)),
+            writes: Arc::new(rate::Buckets::new(
+                limits.write_burst,
+                limits.writes_per_second,
+            )),
             bound: None,
             rooms: Arc::new(rooms::Rooms::new(rooms::RoomLimits::default())),
             store: Arc::new(Store::in_memory()?),
@@ -278,7 +281,9 @@ pub fn router(state: AppState) -> Router {
     let shedding = ServiceBuilder::new()
         .layer(HandleErrorLayer::new(layers::overloaded))
         .load_shed()
-        .layer(GlobalConcurrencyLimitLayer::new(state.limits.in_flight.max(1)));
+        .layer(GlobalConcurrencyLimitLayer::new(
+            state.limits.in_flight.max(1),
+        ));
     // Each `layer` wraps the ones before it: the last is the outermost.
     Router::new()
         .merge(api::router())
@@ -343,11 +348,18 @@ pub async fn serve_until(
     let closing = Arc::clone(&rooms);
     let told = Arc::new(std::sync::Mutex::new(None));
     let told_at = Arc::clone(&told);
-    transport::serve(listener, router(state), limits, connections, shutdown, move || {
-        *told_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::time::Instant::now());
-        // Upgraded connections are no longer hyper's to wait for.
-        closing.close_all();
-    })
+    transport::serve(
+        listener,
+        router(state),
+        limits,
+        connections,
+        shutdown,
+        move || {
+            *told_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::time::Instant::now());
+            // Upgraded connections are no longer hyper's to wait for.
+            closing.close_all();
+        },
+    )
     .await?;
     // The WebSockets were told with the connections: they share what is
     // left of the same deadline.

@@ -301,8 +301,8 @@ impl Rooms {
             // finished room otherwise stays open (for its review) until
             // idle.
             map.retain(|_, open| {
-                let gone =
-                    open.state().game.result.is_some() && open.connections.load(Ordering::SeqCst) == 0;
+                let gone = open.state().game.result.is_some()
+                    && open.connections.load(Ordering::SeqCst) == 0;
                 if gone {
                     open.close(IDLE);
                 }

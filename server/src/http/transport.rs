@@ -141,7 +141,9 @@ pub fn fitted_connections(limits: &ServerLimits, open_files: Option<u64>) -> usi
     match open_files {
         Some(files) => {
             let room = files.saturating_sub(RESERVED_FILES).max(1);
-            limits.connections.min(usize::try_from(room).unwrap_or(usize::MAX))
+            limits
+                .connections
+                .min(usize::try_from(room).unwrap_or(usize::MAX))
         }
         None => limits.connections,
     }

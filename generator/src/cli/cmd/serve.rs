@@ -91,7 +91,15 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
         if let Some(seconds) = args.move_clock {
             rooms.move_clock = (seconds > 0).then(|| std::time::Duration::from_secs(seconds));
         }
-        return http::run(&tables, &data, addr, limits, rooms, &mut *io.out, &mut *io.err);
+        return http::run(
+            &tables,
+            &data,
+            addr,
+            limits,
+            rooms,
+            &mut *io.out,
+            &mut *io.err,
+        );
     }
     let oracle = Oracle::open_reading(&tables)
         .with_context(|| format!("opening tables directory {}", tables.display()))?;
