@@ -7,7 +7,7 @@ use std::hash::Hash;
 use std::time::Duration;
 
 use crate::error::{Error, PositionError};
-use crate::format::{GameId, Header, IndexScheme, Table, TableError, ValueEncoding};
+use crate::format::{GameId, Header, IndexScheme, Table, TableData, TableError, ValueEncoding};
 use crate::stop::Stop;
 use crate::value::{AnyValue, Score, Transition};
 
@@ -225,7 +225,7 @@ pub trait Tabled: Game {
     /// # Errors
     ///
     /// A [`TableError`] if the entry is missing or corrupt.
-    fn table_score<D: AsRef<[u8]>>(
+    fn table_score<D: TableData>(
         &self,
         table: &Table<D>,
         position: Self::Position,
@@ -293,6 +293,9 @@ pub struct SearchLimits {
     /// Memory for a transposition table, in bytes, for solvers with a
     /// fixed-size one (dots-and-boxes); `None` lets the solver choose.
     pub table_bytes: Option<u64>,
+    /// Threads for solvers that search in parallel (dots-and-boxes);
+    /// `None` uses every core.
+    pub threads: Option<usize>,
     /// A deadline, node budget and cancellation shared with other searches
     /// (those of one request); every solver polls it where it reads its
     /// clock.
@@ -312,4 +315,17 @@ pub trait ExactSolver<P>: fmt::Debug + Send {
 
     /// Positions visited so far.
     fn nodes(&self) -> u64;
+
+    /// The score of `position` and of each of its moves, in the order of
+    /// [`Game::moves`], each for the player who makes it, counted from
+    /// before the move, from one search; `None` (the default) where the
+    /// solver has no such search, and the moves are scored one by one.
+    ///
+    /// # Errors
+    ///
+    /// As [`score`](ExactSolver::score).
+    fn score_moves(&mut self, position: P) -> Option<Result<(Score, Vec<Score>), Error>> {
+        let _ = position;
+        None
+    }
 }

@@ -123,6 +123,30 @@ impl<'g, G: Game> Search<'g, G> {
         self.negamax(position, -INFINITY, INFINITY)
     }
 
+    /// The exact score of `position` and of each of its moves (in the order
+    /// of [`Game::moves`]) from one search, where the game's own solver has
+    /// one ([`ExactSolver::score_moves`]); `None` otherwise.
+    ///
+    /// # Errors
+    ///
+    /// As [`score`](Search::score).
+    pub fn score_moves(
+        &mut self,
+        position: G::Position,
+    ) -> Option<Result<(Score, Vec<Score>), Error>> {
+        if let Err(e) = self.limits.stop.poll() {
+            return Some(Err(e));
+        }
+        if !self.dedicated_made {
+            self.dedicated = self.game.exact_solver(self.limits.clone());
+            self.dedicated_made = true;
+        }
+        let before = self.nodes();
+        let scores = self.dedicated.as_mut()?.score_moves(position);
+        self.limits.stop.charge(self.nodes() - before);
+        scores
+    }
+
     fn negamax(
         &mut self,
         position: G::Position,

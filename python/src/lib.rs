@@ -355,7 +355,7 @@ impl PyOracle {
             time,
             ..SearchLimits::default()
         };
-        let oracle = LookupOracle::open_reading(&tables_dir)
+        let oracle = LookupOracle::open(&tables_dir)
             .map_err(to_py_err)?
             .with_search_limits(limits);
         Ok(PyOracle { oracle })

@@ -81,6 +81,10 @@ pub struct ServerLimits {
     pub search_nodes: Option<u64>,
     /// Memory of one search's transposition table.
     pub search_table_bytes: u64,
+    /// Decoded table blocks kept, over all tables (least recently used
+    /// go first): with the searches' tables, what bounds the server's
+    /// memory however many positions are probed.
+    pub table_cache_bytes: usize,
     /// From the moment a connection waits for a request (new, or kept
     /// alive after an answer) to the end of the request's headers: a
     /// connection slower or idle for longer is closed.
@@ -115,6 +119,7 @@ impl Default for ServerLimits {
             search_time: Duration::from_secs(3),
             search_nodes: None,
             search_table_bytes: 64 << 20,
+            table_cache_bytes: solvedb_lookup::BlockCache::DEFAULT_CAPACITY,
             header_read: Duration::from_secs(10),
             body_read: Duration::from_secs(10),
             request_time: Duration::from_secs(10),
@@ -161,10 +166,13 @@ impl AppState {
         // A search's own time limit is the request's: one deadline (and
         // node budget) for all the searches of a request, set per request
         // by `api::ask`.
-        let oracle = Oracle::open_reading(tables)
+        let oracle = Oracle::open(tables)
             .with_context(|| format!("opening tables directory {}", tables.display()))?
+            .with_cache_capacity(limits.table_cache_bytes)
             .with_search_limits(solvedb_lookup::SearchLimits {
                 table_bytes: Some(limits.search_table_bytes),
+                // Each search on every core (dots); at most `searches` at once.
+                threads: None,
                 ..solvedb_lookup::SearchLimits::default()
             });
         let tabled: HashSet<GameId> = solvedb_lookup::catalogue()

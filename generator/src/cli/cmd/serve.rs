@@ -101,7 +101,7 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
             &mut *io.err,
         );
     }
-    let oracle = Oracle::open_reading(&tables)
+    let oracle = Oracle::open(&tables)
         .with_context(|| format!("opening tables directory {}", tables.display()))?;
     let oracle = match nodes {
         None => oracle,
