@@ -241,6 +241,83 @@ async fn a_slow_body_times_out_and_holds_no_request_slot() {
     server.stop().await;
 }
 
+/// Writes `raw` on a connection of its own; the status line answered.
+async fn raw_status(server: &Server, raw: &str) -> String {
+    let mut tcp = tcp_from(me(), server.addr).await;
+    tcp.write_all(raw.as_bytes()).await.unwrap();
+    let answer = closed_within(&mut tcp, Duration::from_secs(5))
+        .await
+        .unwrap_or_else(|| panic!("an answer within 5 s to {raw:?}"));
+    answer.lines().next().unwrap_or_default().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lying_clients_are_refused_at_once() {
+    let limits = quick(ServerLimits {
+        body_read: Duration::from_secs(30),
+        ..ServerLimits::default()
+    });
+    let server = start(limits, RoomLimits::default()).await;
+    let host = server.addr.to_string();
+    let post = |rest: &str| {
+        format!(
+            "POST /api/v1/games HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\
+             Content-Type: application/json\r\n{rest}"
+        )
+    };
+    let game = finished_game();
+    let too_big = format!("{:x}\r\n{}\r\n", 3000, " ".repeat(3000));
+    for (what, raw) in [
+        // A length far past the limit, with a byte sent: refused without
+        // waiting for the rest (the body timeout here is 30 s).
+        ("a huge length", post("Content-Length: 1000000\r\n\r\n{")),
+        // Both a length and chunks (request smuggling).
+        (
+            "length and chunks",
+            post(&format!(
+                "Content-Length: {}\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+                5
+            )),
+        ),
+        // A length shorter than the body sent: the body read is cut JSON.
+        ("a short length", post(&format!("Content-Length: 5\r\n\r\n{game}"))),
+        // JSON said, not sent.
+        ("not JSON", post("Content-Length: 9\r\n\r\nnot json!")),
+        // Chunks that add up past the limit.
+        (
+            "chunks past the limit",
+            post(&format!(
+                "Transfer-Encoding: chunked\r\n\r\n{too_big}{too_big}0\r\n\r\n"
+            )),
+        ),
+        // A game whose moves are not its moves.
+        (
+            "forged moves",
+            post(&{
+                let body = json!({"game": "tictactoe", "moves": ["0", "0"]}).to_string();
+                format!("Content-Length: {}\r\n\r\n{body}", body.len())
+            }),
+        ),
+    ] {
+        let started = Instant::now();
+        let status = raw_status(&server, &raw).await;
+        assert!(status.starts_with("HTTP/1.1 4"), "{what}: {status}");
+        assert!(started.elapsed() < Duration::from_secs(3), "{what}");
+    }
+    // Nothing of those was recorded.
+    let (_, _, board) = request(
+        &server,
+        me(),
+        "GET",
+        "/api/v1/leaderboard?game=tictactoe",
+        &[],
+        "",
+    )
+    .await;
+    assert_eq!(board["entries"], json!([]), "{board}");
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_over_the_caps_are_refused_at_once() {
     let limits = quick(ServerLimits {
@@ -815,6 +892,16 @@ async fn the_invite_is_claimed_once_and_seats_keep_their_places() {
     );
     x2.send_move("4").await;
     assert_eq!(o.state_with(1).await["history"], json!(["4"]));
+    // The creator holds only their own seat: the friend's move is not
+    // theirs to play.
+    x2.send_move("0").await;
+    let refused = x2.error().await;
+    assert!(
+        refused["error"].as_str().unwrap().contains("not your turn"),
+        "{refused}"
+    );
+    o.send_move("0").await;
+    assert_eq!(x2.state_with(2).await["history"], json!(["4", "0"]));
     server.stop().await;
 }
 

@@ -168,6 +168,19 @@ pub(super) async fn read_body(
     request: Request,
     next: Next,
 ) -> Response {
+    // A length said to be over the limit is refused before anything is
+    // read: the client would only be waiting to be cut off.
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+        return refused(format!(
+            "the body is said to be {} bytes: at most {MAX_BODY_BYTES}",
+            declared.unwrap_or_default()
+        ));
+    }
     let (parts, body) = request.into_parts();
     let limited = http_body_util::Limited::new(body, MAX_BODY_BYTES);
     match tokio::time::timeout(state.limits.body_read, limited.collect()).await {
