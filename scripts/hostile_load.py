@@ -58,14 +58,14 @@ def free_port():
 class Server:
     """One `solvedb serve --http` process."""
 
-    def __init__(self, binary, files=4096, extra=(), data=None, addr=None):
+    def __init__(self, binary, files=4096, extra=(), data=None, addr=None, tables=TABLES):
         self.port = free_port()
         self.data = data or tempfile.mkdtemp(prefix="hostile-")
         self.addr = addr or f"{ME}:{self.port}"
         args = [
             "prlimit", f"--nofile={files}", f"--as={8 << 30}", "--",
             binary, "serve", "--http", "--addr", self.addr,
-            "--tables", TABLES, "--data", self.data, *extra,
+            "--tables", tables, "--data", self.data, *extra,
         ]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         line = self.proc.stdout.readline().decode()
@@ -942,6 +942,48 @@ async def kill9(binary, rounds=3, posters=8, burst=4.0):
         f"{len(acknowledged) - len(lost)} of {len(acknowledged)} acknowledged games kept ({attempted} posts tried, {len(ids)} in the database)")
 
 
+async def probe_memory(binary, seconds=120, clients=4):
+    """Random dots 3x4 probes over keep-alive connections for `seconds`,
+    the server's RSS sampled: it must stay within its block cache (64 MiB)
+    and what it needs besides. The 3x4 table (40 MB, not committed) comes
+    from the directory in $HOSTILE_DOTS_3X4_TABLES."""
+    tables = os.environ.get("HOSTILE_DOTS_3X4_TABLES")
+    if not tables or not os.path.exists(os.path.join(tables, "dots-3x4.sdb")):
+        out("random dots 3x4 probes", "skipped: set HOSTILE_DOTS_3X4_TABLES to a directory with dots-3x4.sdb")
+        return
+    s = Server(binary, tables=tables)
+    try:
+        rng = random.Random(23)
+        stop = time.monotonic() + seconds
+        counts = {}
+
+        async def loop(i):
+            r, w = await connect(s.port)
+            while time.monotonic() < stop:
+                bits = "".join("1" if rng.random() < 0.62 else "0" for _ in range(31))
+                w.write(f"GET /api/v1/probe?game=dots:3x4&position=3x4:{bits} HTTP/1.1\r\nHost: {ME}:{s.port}\r\n\r\n".encode())
+                await w.drain()
+                status, _, _ = await asyncio.wait_for(read_response(r), 30)
+                counts[status] = counts.get(status, 0) + 1
+            w.close()
+
+        samples = []
+
+        async def sample():
+            while time.monotonic() < stop:
+                samples.append(s.rss_kb())
+                await asyncio.sleep(10)
+
+        started = time.monotonic()
+        await asyncio.gather(sample(), *(loop(i) for i in range(clients)))
+        rss = s.rss_kb()
+        out(f"random dots 3x4 probes over HTTP, {clients} keep-alive clients, {time.monotonic() - started:.0f} s",
+            f"{sum(counts.values())} answers {dict(sorted(counts.items()))}; RSS every 10 s (MB) "
+            f"{[round(k / 1024) for k in samples]}, at the end {rss / 1024:.0f} MB")
+    finally:
+        s.stop()
+
+
 SCENARIOS = {
     "slowloris": slowloris,
     "big-headers": big_headers,
@@ -961,6 +1003,7 @@ SCENARIOS = {
     "timeout": timeout_body,
     "refusals": refusals,
     "kill9": kill9,
+    "probe-memory": probe_memory,
 }
 
 

@@ -280,7 +280,10 @@ async fn lying_clients_are_refused_at_once() {
             )),
         ),
         // A length shorter than the body sent: the body read is cut JSON.
-        ("a short length", post(&format!("Content-Length: 5\r\n\r\n{game}"))),
+        (
+            "a short length",
+            post(&format!("Content-Length: 5\r\n\r\n{game}")),
+        ),
         // JSON said, not sent.
         ("not JSON", post("Content-Length: 9\r\n\r\nnot json!")),
         // Chunks that add up past the limit.
