@@ -284,6 +284,12 @@ async fn lying_clients_are_refused_at_once() {
             "a short length",
             post(&format!("Content-Length: 5\r\n\r\n{game}")),
         ),
+        // A body far past the limit, sent whole: its refusal arrives (the
+        // server reads what it was sent before it closes, no reset).
+        (
+            "a big body sent whole",
+            post(&format!("Content-Length: 100000\r\n\r\n{}", " ".repeat(100_000))),
+        ),
         // JSON said, not sent.
         ("not JSON", post("Content-Length: 9\r\n\r\nnot json!")),
         // Chunks that add up past the limit.
@@ -318,6 +324,14 @@ async fn lying_clients_are_refused_at_once() {
     )
     .await;
     assert_eq!(board["entries"], json!([]), "{board}");
+    // A WebSocket frame of 64 KiB (the limit is 16 KiB): its Close 1009
+    // arrives, not a reset.
+    let made = post_room(&server, me()).await;
+    let mut big = ws_from(&server, me(), made["room"].as_str().unwrap(), None)
+        .await
+        .unwrap();
+    big.send("x".repeat(64 * 1024)).await;
+    assert_eq!(close_reason(&mut big).await.0, 1009);
     server.stop().await;
 }
 

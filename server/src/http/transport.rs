@@ -15,6 +15,9 @@
 //! - **Shutdown**: on the signal the listener closes, every connection is
 //!   asked to finish its request in flight and close, and whatever is still
 //!   open at [`ServerLimits::shutdown`] is dropped.
+//! - **Lingering close**: a connection that ends is shut for writing and
+//!   read for a moment before it closes ([`Lingering`]), so that its last
+//!   answer is not lost to a reset.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -191,6 +194,107 @@ fn refuse(tcp: TcpStream, why: &str, refusing: &Arc<AtomicUsize>) {
     });
 }
 
+/// Connections lingering after their end at once; past this many, a
+/// connection that ends is closed at once.
+const LINGERING_AT_ONCE: usize = 256;
+
+/// How long an ended connection is read (and what is read thrown away)
+/// before it is closed.
+const LINGER: Duration = Duration::from_secs(1);
+
+/// A connection's socket that, when hyper or a WebSocket is done with it,
+/// is not closed at once but shut for writing and read for up to
+/// [`LINGER`] (a lingering close, as Apache's and nginx's): closing a
+/// socket with unread bytes makes the kernel reset the connection, and the
+/// client then loses the last answer it was sent — a 400 for a body over
+/// the limit, the Close 1009 for a WebSocket frame over it.
+#[derive(Debug)]
+struct Lingering {
+    tcp: Option<TcpStream>,
+    lingering: Arc<AtomicUsize>,
+}
+
+impl Lingering {
+    fn tcp(&mut self) -> &mut TcpStream {
+        self.tcp.as_mut().expect("the socket is taken only on drop")
+    }
+}
+
+impl Drop for Lingering {
+    fn drop(&mut self) {
+        let (Some(tcp), Ok(runtime)) = (self.tcp.take(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        if self.lingering.fetch_add(1, Ordering::SeqCst) >= LINGERING_AT_ONCE {
+            self.lingering.fetch_sub(1, Ordering::SeqCst);
+            return;
+        }
+        let lingering = Arc::clone(&self.lingering);
+        runtime.spawn(async move {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            let mut tcp = tcp;
+            let _ = tokio::time::timeout(LINGER, async {
+                let _ = tcp.shutdown().await;
+                let mut sink = [0u8; 4096];
+                while let Ok(n) = tcp.read(&mut sink).await {
+                    if n == 0 {
+                        break;
+                    }
+                }
+            })
+            .await;
+            lingering.fetch_sub(1, Ordering::SeqCst);
+        });
+    }
+}
+
+impl tokio::io::AsyncRead for Lingering {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(self.tcp()).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for Lingering {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(self.tcp()).poll_write(cx, buf)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(self.tcp()).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(self.tcp()).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(self.tcp()).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.tcp.as_ref().is_some_and(|tcp| tcp.is_write_vectored())
+    }
+}
+
 /// Serves `app` on `listener` until `shutdown` resolves, then runs
 /// `on_shutdown` (rooms close their WebSockets) and winds down within
 /// `limits.shutdown`.
@@ -210,6 +314,7 @@ pub async fn serve(
     let mut tasks = JoinSet::new();
     let (stopping, stop_seen) = watch::channel(false);
     let refusing = Arc::new(AtomicUsize::new(0));
+    let lingering = Arc::new(AtomicUsize::new(0));
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
@@ -230,6 +335,7 @@ pub async fn serve(
                 let _ = tcp.set_nodelay(true);
                 match connections.admit(peer.ip()) {
                     Ok(ticket) => {
+                        let tcp = Lingering { tcp: Some(tcp), lingering: Arc::clone(&lingering) };
                         tasks.spawn(connection(tcp, peer, Arc::new(ticket), app.clone(), limits, stop_seen.clone()));
                     }
                     Err(why) => refuse(tcp, why, &refusing),
@@ -254,7 +360,7 @@ pub async fn serve(
 /// One connection: hyper's HTTP/1.1 with upgrades (WebSockets), the
 /// client's address and the connection's [`Ticket`] in every request.
 async fn connection(
-    tcp: TcpStream,
+    tcp: Lingering,
     peer: SocketAddr,
     ticket: Arc<Ticket>,
     app: Router,
