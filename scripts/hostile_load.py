@@ -997,6 +997,9 @@ SCENARIOS = {
     "rooms": rooms,
     "ws-memory": websocket_memory,
     "stall": stall,
+    # The default clock is 300 s: a short one shows the forfeit within the
+    # 20 s watched.
+    "stall-clock": lambda b: stall(b, ("--move-clock", "5")),
     "cross-site": cross_site,
     "readers": leaderboard_readers,
     "small": small,
