@@ -288,7 +288,10 @@ async fn lying_clients_are_refused_at_once() {
         // server reads what it was sent before it closes, no reset).
         (
             "a big body sent whole",
-            post(&format!("Content-Length: 100000\r\n\r\n{}", " ".repeat(100_000))),
+            post(&format!(
+                "Content-Length: 100000\r\n\r\n{}",
+                " ".repeat(100_000)
+            )),
         ),
         // JSON said, not sent.
         ("not JSON", post("Content-Length: 9\r\n\r\nnot json!")),
@@ -383,14 +386,9 @@ async fn shutdown_with_half_a_request_ends_within_its_deadline() {
     half.write_all(b"GET / HTTP/1.1\r\nHo").await.unwrap();
     // And a WebSocket that never reads its Close frame.
     let made = post_room(&server, me()).await;
-    let _ws = ws_from(
-        &server,
-        me(),
-        &made["room"].as_str().unwrap().to_owned(),
-        None,
-    )
-    .await
-    .unwrap();
+    let _ws = ws_from(&server, me(), made["room"].as_str().unwrap(), None)
+        .await
+        .unwrap();
     tokio::time::sleep(Duration::from_millis(100)).await;
     let took = server.stop().await;
     assert!(took < Duration::from_secs(3), "{took:?}");
