@@ -13,21 +13,22 @@ use crate::game::{SearchLimits, Tabled};
 use crate::game_oracle::GameOracle;
 use crate::mapping::{Opener, TableBytes};
 use crate::report::{Mainline, MoveReport, Report, Want, mainline, report};
+use crate::stop::Stop;
 
 /// One game's oracle behind the game-neutral face the [`Oracle`] keeps.
 trait AnyGameOracle: fmt::Debug + Send + Sync {
-    fn report(&self, text: &str, want: Want) -> Result<Report, Error>;
-    fn mainline(&self, text: &str) -> Result<Mainline, Error>;
+    fn report(&self, text: &str, want: Want, stop: &Stop) -> Result<Report, Error>;
+    fn mainline(&self, text: &str, stop: &Stop) -> Result<Mainline, Error>;
     fn file_check(&self) -> Option<FileCheck>;
 }
 
 impl<G: Tabled + 'static> AnyGameOracle for GameOracle<G, TableBytes> {
-    fn report(&self, text: &str, want: Want) -> Result<Report, Error> {
-        report(self, text, want)
+    fn report(&self, text: &str, want: Want, stop: &Stop) -> Result<Report, Error> {
+        report(self, text, want, stop)
     }
 
-    fn mainline(&self, text: &str) -> Result<Mainline, Error> {
-        mainline(self, text)
+    fn mainline(&self, text: &str, stop: &Stop) -> Result<Mainline, Error> {
+        mainline(self, text, stop)
     }
 
     fn file_check(&self) -> Option<FileCheck> {
@@ -305,7 +306,7 @@ impl Oracle {
 
     /// The limits of every live search.
     pub fn limits(&self) -> SearchLimits {
-        self.limits
+        self.limits.clone()
     }
 
     /// The file that holds `game`'s table, whether or not it exists; `None`
@@ -360,7 +361,23 @@ impl Oracle {
     ///
     /// As [`probe`](Oracle::probe).
     pub fn mainline(&self, game: GameId, position: &str) -> Result<Mainline, Error> {
-        self.game_oracle(game)?.mainline(position)
+        self.mainline_within(game, position, &Stop::default())
+    }
+
+    /// [`mainline`](Oracle::mainline), every search on the way also stopped
+    /// by `stop` (one deadline and budget for the whole line).
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](Oracle::probe), and [`Error::Cancelled`] or
+    /// [`Error::TimeExhausted`] when `stop` says so.
+    pub fn mainline_within(
+        &self,
+        game: GameId,
+        position: &str,
+        stop: &Stop,
+    ) -> Result<Mainline, Error> {
+        self.game_oracle(game)?.mainline(position, stop)
     }
 
     /// The answer `want` asks for.
@@ -369,7 +386,23 @@ impl Oracle {
     ///
     /// As [`probe`](Oracle::probe).
     pub fn answer(&self, game: GameId, position: &str, want: Want) -> Result<Report, Error> {
-        self.game_oracle(game)?.report(position, want)
+        self.answer_within(game, position, want, &Stop::default())
+    }
+
+    /// [`answer`](Oracle::answer), its searches also stopped by `stop`
+    /// (shared with the other searches of one request).
+    ///
+    /// # Errors
+    ///
+    /// As [`mainline_within`](Oracle::mainline_within).
+    pub fn answer_within(
+        &self,
+        game: GameId,
+        position: &str,
+        want: Want,
+        stop: &Stop,
+    ) -> Result<Report, Error> {
+        self.game_oracle(game)?.report(position, want, stop)
     }
 
     /// The oracle of one game, opening its table on first use.
@@ -414,6 +447,6 @@ impl Oracle {
             }
             None => GameOracle::search_only(game),
         };
-        Ok(oracle.with_search_limits(self.limits))
+        Ok(oracle.with_search_limits(self.limits.clone()))
     }
 }

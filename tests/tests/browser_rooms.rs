@@ -184,7 +184,7 @@ async fn run() {
         let id: GameId = game.parse().unwrap();
         let links = create_room(&people[0], &base, game).await;
         assert!(
-            links[0].contains("token=") && links[1].contains("token="),
+            links[0].contains("token=") && links[1].contains("invite="),
             "{links:?}"
         );
         if shots {

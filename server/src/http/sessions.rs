@@ -218,9 +218,11 @@ fn reply(status: StatusCode, answer: Result<Json, ApiError>) -> Response {
 /// the budget (or the oracle fails: the move goes unjudged).
 async fn report_of(state: &AppState, game: GameId, position: &str) -> Option<Report> {
     let position = position.to_owned();
-    ask(state, game, move |oracle| oracle.moves(game, &position))
-        .await
-        .ok()
+    ask(state, game, move |oracle, stop| {
+        oracle.answer_within(game, &position, Want::Moves, stop)
+    })
+    .await
+    .ok()
 }
 
 /// A seed for a session's or a request's choices among equal moves.
@@ -595,8 +597,8 @@ async fn computer(
         })?;
         let report = if level == Level::Perfect {
             let text = position.clone();
-            match ask(&state, game, move |oracle| {
-                oracle.answer(game, &text, Want::Moves)
+            match ask(&state, game, move |oracle, stop| {
+                oracle.answer_within(game, &text, Want::Moves, stop)
             })
             .await
             {

@@ -18,6 +18,12 @@ use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+/// Room limits for tests: the defaults, with the per-address creation rate
+/// and quota lifted (every test is on 127.0.0.1).
+pub fn limits() -> RoomLimits {
+    http::load::load_limits(1, 1)
+}
+
 /// A server on a free loopback port.
 pub struct Server {
     pub addr: SocketAddr,
@@ -26,8 +32,18 @@ pub struct Server {
 }
 
 impl Server {
+    /// A server whose limits per address are lifted (the tests are all
+    /// on 127.0.0.1), rooms bounded by `limits`.
     pub async fn start(data: Option<&Path>, limits: RoomLimits) -> Server {
-        let mut state = AppState::new(&committed_tables(), ServerLimits::default())
+        Server::start_with(data, http::load::load_server_limits(64), limits).await
+    }
+
+    pub async fn start_with(
+        data: Option<&Path>,
+        server_limits: ServerLimits,
+        limits: RoomLimits,
+    ) -> Server {
+        let mut state = AppState::new(&committed_tables(), server_limits)
             .unwrap()
             .with_room_limits(limits);
         if let Some(dir) = data {
@@ -123,6 +139,29 @@ impl Server {
             body.to_owned()
         };
         (status, body)
+    }
+
+    /// Both seats' tokens of a room: the creator's, and the friend's by
+    /// claiming the invite.
+    pub async fn tokens(&self, made: &Value) -> [String; 2] {
+        let room = made["room"].as_str().unwrap();
+        let invite = made["invite"]
+            .as_str()
+            .unwrap()
+            .split("invite=")
+            .nth(1)
+            .unwrap();
+        let (status, claimed) = self
+            .post(
+                &format!("/api/v1/rooms/{room}/claim"),
+                &json!({ "invite": invite }),
+            )
+            .await;
+        assert_eq!(status, 200, "{claimed}");
+        [
+            made["token"].as_str().unwrap().to_owned(),
+            claimed["token"].as_str().unwrap().to_owned(),
+        ]
     }
 
     /// Creates a room; returns its answer.

@@ -415,7 +415,7 @@ fn to_parity(bounds: (i32, i32), parity: i32) -> (i32, i32) {
 }
 
 /// The threads `limits` ask for: all cores unless said.
-fn threads_of(limits: SearchLimits) -> usize {
+fn threads_of(limits: &SearchLimits) -> usize {
     limits
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -858,7 +858,7 @@ impl EndgameSolver {
         EndgameSolver {
             board,
             geo: Geometry::new(board, rules),
-            threads: threads_of(limits),
+            threads: threads_of(&limits),
             limits,
             table,
             busy: Box::new([]),
@@ -903,7 +903,7 @@ impl EndgameSolver {
         }
         let shared = Shared {
             table: &self.table,
-            limits: self.limits,
+            limits: self.limits.clone(),
             deadline,
             nodes: AtomicU64::new(self.nodes),
             stop: AtomicBool::new(false),
@@ -1110,7 +1110,7 @@ impl EndgameSolver {
     fn simple_loony_value(&mut self, mask: u64) -> Option<i32> {
         let shared = Shared {
             table: &self.table,
-            limits: self.limits,
+            limits: self.limits.clone(),
             deadline: None,
             nodes: AtomicU64::new(0),
             stop: AtomicBool::new(false),
@@ -1189,6 +1189,9 @@ impl<'a> Worker<'a> {
             if self.shared.stop.load(Ordering::Relaxed) {
                 return Err(Halt::Stopped);
             }
+            // The request's deadline or cancellation (shared with its
+            // other searches).
+            self.shared.limits.stop.poll().map_err(Halt::Limit)?;
             if let (Some(deadline), Some(time)) = (self.shared.deadline, self.shared.limits.time) {
                 if Instant::now() > deadline {
                     return Err(Halt::Limit(Error::TimeExhausted {

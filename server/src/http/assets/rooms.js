@@ -287,6 +287,26 @@ function join(room, token) {
   connect();
 }
 
+// The friend's seat comes with a one-time invite: claimed by a POST (a link
+// preview fetching the link cannot take the seat), then the address holds
+// the seat's token, so a reload comes back to the seat.
+async function claimInvite(room, invite) {
+  const response = await fetch(`/api/v1/rooms/${encodeURIComponent(room)}/claim`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ invite }),
+  });
+  const claimed = await response.json();
+  if (!response.ok) {
+    announce(`Could not take the seat: ${claimed.error}`);
+    history.replaceState(null, "", `/play?room=${encodeURIComponent(room)}`);
+    join(room, "");
+    return;
+  }
+  history.replaceState(null, "", claimed.link);
+  join(room, claimed.token);
+}
+
 // ---- a new room -------------------------------------------------------------
 
 function showLinks(made, game) {
@@ -368,7 +388,8 @@ async function main() {
   const listed = await (await fetch("/api/v1/games")).json();
   R.games = listed.games;
   const q = new URLSearchParams(location.search);
-  if (q.get("room")) join(q.get("room"), q.get("token"));
+  if (q.get("room") && q.get("invite")) claimInvite(q.get("room"), q.get("invite"));
+  else if (q.get("room")) join(q.get("room"), q.get("token"));
   else showCreate();
 }
 
