@@ -45,6 +45,9 @@ pub enum TableBytes {
     Mapped(Mmap),
     /// The file's bytes, read at open.
     Read(Vec<u8>),
+    /// A table's bytes compiled into the program
+    /// ([`Oracle::from_static_tables`](crate::Oracle::from_static_tables)).
+    Static(&'static [u8]),
 }
 
 impl AsRef<[u8]> for TableBytes {
@@ -52,6 +55,7 @@ impl AsRef<[u8]> for TableBytes {
         match self {
             TableBytes::Mapped(map) => map,
             TableBytes::Read(bytes) => bytes,
+            TableBytes::Static(bytes) => bytes,
         }
     }
 }
