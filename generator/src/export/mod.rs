@@ -67,7 +67,7 @@ impl Default for ExportOptions {
             all_symmetries: false,
             sample: None,
             seed: 0,
-            row_group: 1 << 20,
+            row_group: 1 << 18,
         }
     }
 }

@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0, requires = "sample")]
     seed: u64,
     /// Rows per Parquet row group.
-    #[arg(long, default_value_t = 1 << 20, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1 << 18, value_parser = clap::value_parser!(u64).range(1..))]
     row_group: u64,
     /// Print the dataset card's figures (counts and class balance, the
     /// computed tables of docs/datasets.md) instead of exporting.
