@@ -27,7 +27,11 @@ fi
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
+# The table tools alone, without the servers (no axum, tokio or SQLite).
+cargo clippy -p solvedb-generator --no-default-features -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
+# Includes the import-cycle check (tests/tests/module_graph.rs) and the
+# catalogue's check that every face offers every game.
 cargo test --workspace
 
 # The distributed dots build (cargo feature `mpi`): lints, then 1, 2 and 4
@@ -42,7 +46,7 @@ cargo test -p solvedb-generator --features mpi --test mpi
 cargo fmt --manifest-path python/Cargo.toml -- --check
 cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
 [ -x target/venv/bin/pip ] || python3 -m venv target/venv
-target/venv/bin/pip install --quiet pytest open_spiel numpy
+target/venv/bin/pip install --quiet pytest open_spiel numpy pyarrow pandas
 target/venv/bin/pip install --quiet ./python
 target/venv/bin/pytest -p no:cacheprovider -rA python/tests
 

@@ -50,12 +50,14 @@
  * gives a message. No panic of the Rust code crosses into C: an internal bug
  * is reported as SOLVEDB_ERR_INTERNAL.
  *
- * Mapping caveat: table files are memory mapped, and read from disk lazily,
- * one block at a time, the first time a game is asked about. A table file
- * must not be modified or truncated while a handle is open - the change
- * would show through the mapping, and a truncation turns reads into SIGBUS.
- * Replacing a table by writing a new file and renaming it over the old name
- * (what `solvedb build` does) is safe: open handles keep the old file.
+ * Table files: each is opened the first time its game is asked about and
+ * read by position, one block per probe that misses the handle's cache of
+ * decoded blocks (64 MiB at most), never whole and never mapped. Replacing a
+ * table by writing a new file and renaming it over the old name (what
+ * `solvedb build` does) is safe: open handles keep answering from the old
+ * file until they are closed. A file truncated or written over in place
+ * gives SOLVEDB_ERR_BAD_TABLE (or SOLVEDB_ERR_IO) for the blocks it damaged,
+ * never a crash or a wrong answer.
  */
 #ifndef SOLVEDB_H
 #define SOLVEDB_H
@@ -140,13 +142,13 @@ typedef struct solvedb solvedb;
 
 /*
  * Opens a directory of tables (tictactoe.sdb, cube.sdb, ...). Cheap: each
- * table is mapped the first time its game is asked about. A game without a
+ * table's head is read the first time its game is asked about. A game without a
  * table - or a directory that does not exist - is answered by exact live
  * search, and the answers say so (SOLVEDB_SOURCE_SEARCH); a table that exists
  * but is damaged is an error (SOLVEDB_ERR_BAD_TABLE), never a silent search.
  * Returns NULL on failure (NULL argument, a path that is not a directory);
- * solvedb_last_error() says why. Free the handle with solvedb_close. See the
- * mapping caveat above.
+ * solvedb_last_error() says why. Free the handle with solvedb_close. See
+ * "Table files" above.
  */
 solvedb *solvedb_open(const char *tables_dir);
 

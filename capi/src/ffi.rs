@@ -115,10 +115,7 @@ unsafe fn open(tables_dir: *const c_char, budget: Option<u64>) -> *mut Handle {
     guarded(|| {
         // SAFETY: the caller promises a NUL-terminated string (or NULL).
         let dir = path(unsafe { c_str(tables_dir, "the tables directory") }?)?;
-        // SAFETY: the C caller takes on `Oracle::open`'s contract (the
-        // header says so): table files are not modified while the handle
-        // is open.
-        let oracle = unsafe { Oracle::open(&dir) }?;
+        let oracle = Oracle::open(&dir)?;
         let oracle = match budget {
             Some(nodes) => oracle.with_search_budget(nodes),
             None => oracle,
@@ -133,8 +130,7 @@ unsafe fn open(tables_dir: *const c_char, budget: Option<u64>) -> *mut Handle {
 ///
 /// # Safety
 ///
-/// `tables_dir` is NULL or a NUL-terminated string. The table files must
-/// not be modified or truncated while the handle is open.
+/// `tables_dir` is NULL or a NUL-terminated string.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn solvedb_open(tables_dir: *const c_char) -> *mut Handle {
     // SAFETY: our caller's promise is `open`'s.

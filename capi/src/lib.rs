@@ -11,7 +11,7 @@
 //! #include "solvedb.h"
 //!
 //! int main(void) {
-//!     solvedb *db = solvedb_open("tables"); /* tables are mapped on first use */
+//!     solvedb *db = solvedb_open("tables"); /* tables are opened on first use */
 //!     solvedb_value value;
 //!     solvedb_move moves[32];
 //!     size_t count;
@@ -37,15 +37,16 @@
 //! The Rust side is split in two: this file holds the types and the safe
 //! logic (one [`Oracle`] per handle, errors to [`Status`] codes and
 //! messages), `ffi.rs` the `extern "C"` functions and all of the crate's
-//! `unsafe` code (pointer reads and writes, the mapping contract).
+//! `unsafe` code (pointer reads and writes).
 //!
 //! # Quirks
 //!
 //! - A panic never crosses the boundary: it becomes
 //!   [`Status::Internal`]. Built with `panic = "abort"`, it aborts instead.
-//! - Tables are memory mapped ([`Oracle::open`]): a table file must not be
-//!   modified or truncated while a handle is open (replacing it by renaming a
-//!   new file over it is fine — that is what `solvedb build` does).
+//! - Tables are read by position, a block at a time ([`Oracle::open`]), never
+//!   mapped: a table file replaced by rename keeps answering from the old
+//!   file, one truncated or written over in place gives table errors, never a
+//!   crash.
 
 #![deny(missing_docs)]
 

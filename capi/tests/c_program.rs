@@ -373,7 +373,7 @@ fn the_c_program_answers_like_the_oracle_from_the_tables() {
     assert!(checks.iter().all(|l| l.ends_with(" ok")), "{output}");
     assert!(output.contains("done, 0 failed checks"), "{output}");
 
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     let want = expected(&oracle, &queries);
     assert_answers(&output, &want);
     // Tic-tac-toe and the cube have tables here, and say so (the cube's
@@ -418,7 +418,7 @@ fn without_tables_the_c_program_searches_and_says_so() {
 
     let output = run_c(&missing, None, &queries);
     assert!(output.contains("done, 0 failed checks"), "{output}");
-    let searching = Oracle::open_reading(&missing).unwrap();
+    let searching = Oracle::open(&missing).unwrap();
     let want = expected(&searching, &queries);
     assert_answers(&output, &want);
     let values = answer_lines(&output);
@@ -436,9 +436,7 @@ fn a_search_budget_gives_unknown_within_the_budget() {
         Query::new("probe", "tictactoe", "X../.O./..."),
     ];
     let output = run_c(empty.path(), Some(100), &queries[..2]);
-    let budgeted = Oracle::open_reading(empty.path())
-        .unwrap()
-        .with_search_budget(100);
+    let budgeted = Oracle::open(empty.path()).unwrap().with_search_budget(100);
     let want = expected(&budgeted, &queries[..2]);
     assert!(
         want.iter()
@@ -447,7 +445,7 @@ fn a_search_budget_gives_unknown_within_the_budget() {
     assert_answers(&output, &want);
 
     let output = run_c(&committed_tables(), Some(100), &queries[2..]);
-    let budgeted = Oracle::open_reading(&committed_tables())
+    let budgeted = Oracle::open(&committed_tables())
         .unwrap()
         .with_search_budget(100);
     assert_answers(&output, &expected(&budgeted, &queries[2..]));
@@ -461,7 +459,7 @@ fn a_damaged_table_is_an_error_not_a_search() {
     std::fs::write(dir.path().join("tictactoe.sdb"), bytes).unwrap();
     let queries = Query::all("tictactoe", ".........");
     let output = run_c(dir.path(), Some(1_000_000), &queries);
-    let damaged = Oracle::open_reading(dir.path()).unwrap();
+    let damaged = Oracle::open(dir.path()).unwrap();
     let want = expected(&damaged, &queries);
     assert!(
         want.iter()
@@ -481,7 +479,7 @@ fn an_unreadable_table_is_an_io_error() {
     let output = run_c(dir.path(), None, &queries);
     // Reading and mapping fail with different OS messages (EISDIR, ENODEV):
     // the status is what must agree.
-    let unreadable = Oracle::open_reading(dir.path()).unwrap();
+    let unreadable = Oracle::open(dir.path()).unwrap();
     let want = expected(&unreadable, &queries);
     let io = "error SOLVEDB_ERR_IO: ";
     assert_eq!(want.iter().filter(|l| l.starts_with(io)).count(), 3);

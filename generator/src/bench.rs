@@ -158,9 +158,9 @@ pub fn table_sizes(dir: &std::path::Path, out: &mut dyn Write) -> Result<()> {
         "table", "bytes", "stored", "slots", "bits/stored", "bits/slot"
     )?;
     for path in paths {
-        let table = solvedb_lookup::read_table(&path)?;
+        let table = solvedb_lookup::open_table(&path)?;
         let h = table.header();
-        let bits = table.bytes().len() as f64 * 8.0;
+        let bits = table.byte_len() as f64 * 8.0;
         // Sorted-keys tables have no slot per position: their slots are the
         // stored records.
         let slots = if h.index.is_dense() {
@@ -172,7 +172,7 @@ pub fn table_sizes(dir: &std::path::Path, out: &mut dyn Write) -> Result<()> {
             out,
             "{:<16} {:>12} {:>14} {:>16} {:>12.2} {:>10.3}",
             path.file_name().unwrap_or_default().to_string_lossy(),
-            table.bytes().len(),
+            table.byte_len(),
             h.stored,
             slots,
             bits / h.stored.max(1) as f64,

@@ -3,7 +3,7 @@
 //! the canonical positions reachable from the start.
 
 use rayon::prelude::*;
-use solvedb_lookup::{Error, Score, Table, TableError, Tabled};
+use solvedb_lookup::{Error, Score, Table, TableData, TableError, Tabled};
 
 use crate::build::layers::best_score;
 
@@ -27,7 +27,7 @@ pub struct Consistency {
 ///
 /// The first inconsistency, as a [`TableError::Entry`] naming the slot, or
 /// any error reading the table.
-pub fn check_consistency<G: Tabled, D: AsRef<[u8]> + Sync>(
+pub fn check_consistency<G: Tabled, D: TableData + Send + Sync>(
     game: &G,
     table: &Table<D>,
 ) -> Result<Consistency, Error> {
@@ -55,7 +55,7 @@ pub fn check_consistency<G: Tabled, D: AsRef<[u8]> + Sync>(
 /// unless it is the don't-care entry of a canonical position the game
 /// resolves by rule ([`Tabled::resolved_by_rule`]): then the resolution is
 /// checked against the children like a stored value, and counts 1.
-fn check_entry<G: Tabled, D: AsRef<[u8]>>(
+fn check_entry<G: Tabled, D: TableData>(
     game: &G,
     table: &Table<D>,
     slot: u64,
@@ -100,7 +100,7 @@ fn check_entry<G: Tabled, D: AsRef<[u8]>>(
 
 /// Checks that `stored`, the value a table gives `position`, equals the
 /// best over its children (read from the same table).
-fn check_value<G: Tabled, D: AsRef<[u8]>>(
+fn check_value<G: Tabled, D: TableData>(
     game: &G,
     table: &Table<D>,
     slot: u64,

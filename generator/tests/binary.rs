@@ -159,7 +159,7 @@ fn serve_answers_each_line_and_survives_bad_requests() {
         stdout.read_line(&mut answer).unwrap();
         serde_json::from_str(&answer).unwrap()
     };
-    let oracle = Oracle::open_reading(tables.as_ref()).unwrap();
+    let oracle = Oracle::open(tables.as_ref()).unwrap();
     let cube_position = format!("X{}O{}", ".".repeat(12), ".".repeat(13));
     let cases = [
         (GameId::TicTacToe, "X../.O./..."),

@@ -4,12 +4,14 @@
 //! running benchmark of `games/dots/endgame.rs`:
 //!
 //! ```text
-//! cargo run --release -p solvedb-lookup --example endgame_bench [BITS] [-RULE ...] \
+//! cargo run --release -p solvedb-lookup --example endgame_bench [BITS] [before] [threads=N] [-RULE ...] \
 //!     < lookup/examples/endgame_positions.txt
 //! ```
 //!
 //! `BITS`: a table of `2^BITS` entries instead of the default size;
-//! `-RULE` (e.g. `-transposition_cutoffs`): that rule switched off.
+//! `-RULE` (e.g. `-transposition_cutoffs`): that rule switched off;
+//! `before`: the rules before issue 21; `threads=N`: N threads (default:
+//! every core).
 
 use std::io::BufRead;
 use std::time::Instant;
@@ -20,6 +22,7 @@ use solvedb_lookup::{Dots, Game, SearchLimits};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut table_bits = None;
     let mut rules = Rules::ALL;
+    let mut threads = None;
     for arg in std::env::args().skip(1) {
         match arg.strip_prefix('-') {
             Some(rule) => {
@@ -30,11 +33,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "symmetry" => &mut rules.symmetry,
                     "border_edges" => &mut rules.border_edges,
                     "transposition_cutoffs" => &mut rules.transposition_cutoffs,
+                    "chain_captures" => &mut rules.chain_captures,
+                    "chain_bound" => &mut rules.chain_bound,
+                    "short_chains" => &mut rules.short_chains,
+                    "isolated_components" => &mut rules.isolated_components,
+                    "two_bounds" => &mut rules.two_bounds,
                     _ => return Err(format!("no rule {rule}").into()),
                 };
                 *flag = false;
             }
-            None => table_bits = Some(arg.parse()?),
+            None => match arg.strip_prefix("threads=") {
+                Some(n) => threads = Some(n.parse()?),
+                None if arg == "before" => rules = Rules::BEFORE,
+                None => table_bits = Some(arg.parse()?),
+            },
         }
     }
     let (mut total_nodes, mut total_seconds) = (0u64, 0f64);
@@ -48,9 +60,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (rows, cols) = size.split_once('x').ok_or("want RxC:edges")?;
         let board = Dots::new(rows.parse()?, cols.parse()?)?;
         let position = board.parse(line)?;
+        let limits = SearchLimits {
+            threads,
+            ..SearchLimits::default()
+        };
         let mut solver = match table_bits {
-            Some(bits) => EndgameSolver::with_rules(board, SearchLimits::default(), rules, bits),
-            None if rules == Rules::ALL => EndgameSolver::new(board, SearchLimits::default()),
+            Some(bits) => EndgameSolver::with_rules(board, limits, rules, bits),
+            None if rules == Rules::ALL => EndgameSolver::new(board, limits),
             None => return Err("give the table size (BITS) with rules switched off".into()),
         };
         let started = Instant::now();

@@ -36,7 +36,7 @@ use rayon::prelude::*;
 
 use crate::encoding::Encoded;
 use crate::error::Error;
-use crate::format::Table;
+use crate::format::{Table, TableData};
 use crate::game::Tabled;
 use crate::game_oracle::GameOracle;
 use crate::testkit::Rng;
@@ -170,7 +170,7 @@ pub fn rows<G, D>(
 ) -> Result<Columns, Error>
 where
     G: Tabled + Encoded,
-    D: AsRef<[u8]> + Sync,
+    D: TableData + Send + Sync,
 {
     if positions.len() <= CHUNK {
         return rows_in_order(oracle, positions, moves);
@@ -194,7 +194,7 @@ fn rows_in_order<G, D>(
 ) -> Result<Columns, Error>
 where
     G: Tabled + Encoded,
-    D: AsRef<[u8]>,
+    D: TableData,
 {
     let game = oracle.game();
     let mut columns = Columns::new(if with_moves { game.move_slots() } else { 0 });
@@ -244,7 +244,7 @@ pub fn sample(total: u64, n: u64, seed: u64) -> Vec<u64> {
 
 /// How many slots (dense tables) or sorted records a table has: the span
 /// [`table_positions`] walks.
-pub fn table_span<G: Tabled, D: AsRef<[u8]>>(game: &G, table: &Table<D>) -> u64 {
+pub fn table_span<G: Tabled, D: TableData>(game: &G, table: &Table<D>) -> u64 {
     if G::INDEX.is_dense() {
         game.slots()
     } else {
@@ -260,7 +260,7 @@ pub fn table_span<G: Tabled, D: AsRef<[u8]>>(game: &G, table: &Table<D>) -> u64 
 /// # Errors
 ///
 /// A [`TableError`](crate::TableError) for a damaged block.
-pub fn table_positions<G: Tabled, D: AsRef<[u8]>>(
+pub fn table_positions<G: Tabled, D: TableData>(
     game: &G,
     table: &Table<D>,
     span: Range<u64>,

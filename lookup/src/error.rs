@@ -112,6 +112,9 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Error::Position(_) => ErrorKind::Position,
+            // A table file that cannot be read is the disk's or the
+            // system's failure, not the table's.
+            Error::Table(TableError::Read { .. }) => ErrorKind::Io,
             Error::Table(_) => ErrorKind::Table,
             Error::Io { .. } | Error::NotADirectory { .. } => ErrorKind::Io,
             Error::UnknownGame(_) | Error::Unsupported { .. } => ErrorKind::Unsupported,

@@ -7,7 +7,7 @@ use std::hash::Hash;
 use std::time::Duration;
 
 use crate::error::{Error, PositionError};
-use crate::format::{GameId, Header, IndexScheme, Table, TableError, ValueEncoding};
+use crate::format::{GameId, Header, IndexScheme, Table, TableData, TableError, ValueEncoding};
 use crate::value::{AnyValue, Score, Transition};
 
 /// The longest notation of a position or move list any parser reads; longer
@@ -224,7 +224,7 @@ pub trait Tabled: Game {
     /// # Errors
     ///
     /// A [`TableError`] if the entry is missing or corrupt.
-    fn table_score<D: AsRef<[u8]>>(
+    fn table_score<D: TableData>(
         &self,
         table: &Table<D>,
         position: Self::Position,
@@ -289,6 +289,9 @@ pub struct SearchLimits {
     /// Memory for a transposition table, in bytes, for solvers with a
     /// fixed-size one (dots-and-boxes); `None` lets the solver choose.
     pub table_bytes: Option<u64>,
+    /// Threads for solvers that search in parallel (dots-and-boxes);
+    /// `None` uses every core.
+    pub threads: Option<usize>,
 }
 
 /// A game's own exact solver (see [`Game::exact_solver`]), which
@@ -304,4 +307,17 @@ pub trait ExactSolver<P>: fmt::Debug + Send {
 
     /// Positions visited so far.
     fn nodes(&self) -> u64;
+
+    /// The score of `position` and of each of its moves, in the order of
+    /// [`Game::moves`], each for the player who makes it, counted from
+    /// before the move, from one search; `None` (the default) where the
+    /// solver has no such search, and the moves are scored one by one.
+    ///
+    /// # Errors
+    ///
+    /// As [`score`](ExactSolver::score).
+    fn score_moves(&mut self, position: P) -> Option<Result<(Score, Vec<Score>), Error>> {
+        let _ = position;
+        None
+    }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::error::Error;
-use crate::format::{Table, TableError};
+use crate::format::{Table, TableData, TableError};
 use crate::game::{SearchLimits, Tabled};
 use crate::search::Search;
 use crate::value::Score;
@@ -88,7 +88,7 @@ pub struct GameOracle<G, D> {
     limits: SearchLimits,
 }
 
-impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
+impl<G: Tabled, D: TableData> GameOracle<G, D> {
     /// An oracle that answers from `table`.
     ///
     /// # Errors
@@ -173,11 +173,25 @@ impl<G: Tabled, D: AsRef<[u8]>> GameOracle<G, D> {
     /// As [`probe`](GameOracle::probe).
     pub fn answer(&self, position: G::Position) -> Result<Answer<G>, Error> {
         let mut search = self.new_search();
-        let score = self.score_with(position, &mut search)?;
+        // Without a table, a game's own solver may score every move in one
+        // search (dots-and-boxes: the root's bounds narrow each move's).
+        let together = match self.table {
+            None => search.score_moves(position).transpose()?,
+            Some(_) => None,
+        };
+        let (score, move_scores) = match together {
+            Some((score, scores)) => (score, Some(scores)),
+            None => (self.score_with(position, &mut search)?, None),
+        };
         let mut moves = Vec::new();
-        for mv in self.game.moves(position) {
-            let (child, transition) = self.game.play(position, mv);
-            let move_score = transition.backup(self.score_with(child, &mut search)?);
+        for (i, mv) in self.game.moves(position).into_iter().enumerate() {
+            let move_score = match &move_scores {
+                Some(scores) => scores[i],
+                None => {
+                    let (child, transition) = self.game.play(position, mv);
+                    transition.backup(self.score_with(child, &mut search)?)
+                }
+            };
             moves.push(MoveValue {
                 mv,
                 value: self.game.value(position, move_score),

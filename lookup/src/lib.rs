@@ -45,14 +45,20 @@
 //!
 //! # Memory usage
 //!
-//! A [`Table`] keeps each block it has decoded: at most one byte per slot
-//! once every block has been probed. Mapped tables ([`map_table`]) read from
-//! disk only what probes touch.
+//! A table opened by [`open_table`] (or an [`Oracle`]) reads its head at
+//! open (24 bytes a block for the block index) and one block per probe that
+//! misses its cache; decoded blocks are kept in a
+//! [`BlockCache`](format::BlockCache) that bounds them in bytes (64 MiB by
+//! default, one per oracle, shared by its tables). Nothing reads a whole
+//! table unless asked to: [`read_table`] does (`verify` and the corruption
+//! sweep want every byte), and [`Table::verify`] and [`Table::check_file`]
+//! read the file in 256 KiB pieces.
 //!
 //! # Quirks
 //!
-//! Mapping a file is `unsafe` (see [`map_table`]); [`read_table`] is the safe
-//! alternative and what the `solvedb` command uses.
+//! Mapping a file is `unsafe` (see [`map_table`]: a file truncated while
+//! mapped raises `SIGBUS`); [`open_table`] reads the same blocks by position,
+//! safely, and is what every face of solvedb uses.
 
 #![deny(missing_docs)]
 // Every `unsafe` block is in `mapping.rs`, behind one documented contract.
@@ -82,7 +88,10 @@ pub use catalogue::{
 pub use dataset::Columns;
 pub use encoding::Encoded;
 pub use error::{Error, ErrorKind, PositionError};
-pub use format::{GameId, Header, IndexScheme, Table, TableError, UnknownGame, ValueEncoding};
+pub use format::{
+    BlockCache, CacheStats, FileCheck, GameId, Header, IndexScheme, Table, TableData, TableError,
+    UnknownGame, ValueEncoding,
+};
 pub use game::{ExactSolver, Game, MAX_NOTATION_LEN, SearchLimits, Tabled, check_notation_length};
 pub use game_oracle::{Answer, GameOracle, MoveValue, Source};
 pub use games::cube::{Cube, CubeBoard, CubeCell, ForcedPlaySolver, Resolved};
@@ -92,7 +101,7 @@ pub use games::stones::{FlatBoard, FlatCell};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use games::tictactoe_4x4::{Board4x4, Cell4x4, TicTacToe4x4};
 pub use input::{InputLine, MAX_LINE_BYTES, read_line};
-pub use mapping::{TableBytes, map_table, read_table};
+pub use mapping::{TableBytes, TableFile, map_table, open_table, read_table};
 pub use oracle::{Oracle, Positions};
 pub use report::{Mainline, MoveReport, Report, Want, error_json, mainline, report};
 pub use search::Search;

@@ -1,14 +1,146 @@
-//! Opening table files: by memory mapping (the one `unsafe` contract in
-//! solvedb, and every `unsafe` block of this crate) or by reading them into
-//! memory.
+//! Opening table files, three ways: positioned reads of the blocks probes
+//! need ([`open_table`], [`TableFile`]: safe, what every face of solvedb
+//! uses), a memory mapping ([`map_table`]: the one `unsafe` contract in
+//! solvedb, and every `unsafe` block of this crate), or the whole file read
+//! into memory ([`read_table`]).
+//!
+//! # Tables replaced or cut short under a running process
+//!
+//! solvedb never writes into an existing table file: a build writes a
+//! temporary file beside it, syncs it, renames it over the name and syncs
+//! the directory ([`write_atomically`](crate::format::write_atomically)).
+//! What a process that has the table open sees:
+//!
+//! - **Positioned reads** ([`TableFile`]) read through the open file, which
+//!   names the file that was opened, not its name. A table renamed over it
+//!   leaves the old one readable to the end: the process keeps answering from
+//!   the table it opened, consistently, until it reopens it
+//!   ([`Oracle::reload`](crate::Oracle::reload)). A file written into or cut
+//!   short in place (`cp` over it, `truncate`, a failing disk) is another
+//!   matter, and still no crash and no wrong answer: a read past the new end
+//!   is [`TableError::Truncated`], changed bytes fail the checksum that the
+//!   block index read at open records for the block (checked on every read)
+//!   and are [`TableError::Checksum`], an I/O error is [`TableError::Read`];
+//!   blocks decoded before, which the cache may still hold, were checked
+//!   when they were read and belong to the table that was opened. Once the
+//!   whole-file check ([`Table::check_file`]) has failed, every probe
+//!   returns its error.
+//! - **A mapping** ([`map_table`]) shows such changes through the mapping:
+//!   a read of a page past a new end raises `SIGBUS`, which kills the
+//!   process, and bytes written while a block is copied out of the mapping
+//!   may be seen half old, half new. A rename over the name is as harmless
+//!   as with positioned reads. That is the contract of the `unsafe fn`, and
+//!   the reason none of solvedb's faces maps: a server runs for days, where
+//!   one truncation would kill it, and a short-lived command gains nothing
+//!   measurable from the mapping (`docs/tables-on-demand.md`).
+//! - **A table read whole** ([`read_table`]) is a copy: nothing that happens
+//!   to the file afterwards reaches it.
 
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use memmap2::Mmap;
 
 use crate::error::Error;
-use crate::format::Table;
+use crate::format::{BlockCache, Table, TableData, TableError};
+
+/// A table file, open for positioned reads (`pread`): a [`Table`] over it
+/// reads the head at open and one block per probe that misses the cache,
+/// never the whole file. Safe whatever happens to the file (see the [module
+/// documentation](self)).
+#[derive(Debug)]
+pub struct TableFile {
+    file: File,
+    len: u64,
+    path: PathBuf,
+}
+
+impl TableFile {
+    /// Opens `path` for reading.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if it cannot be opened.
+    pub fn open(path: &Path) -> Result<TableFile, Error> {
+        let io = |source| Error::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let file = File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        Ok(TableFile {
+            file,
+            len,
+            path: path.to_owned(),
+        })
+    }
+
+    /// The path it was opened by.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    #[cfg(unix)]
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        std::os::unix::fs::FileExt::read_exact_at(&self.file, buf, offset)
+    }
+
+    #[cfg(windows)]
+    fn read_exact_at(&self, mut offset: u64, mut buf: &mut [u8]) -> std::io::Result<()> {
+        use std::os::windows::fs::FileExt;
+        while !buf.is_empty() {
+            match self.file.seek_read(buf, offset) {
+                Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+                Ok(n) => {
+                    buf = &mut buf[n..];
+                    offset += n as u64;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl TableData for TableFile {
+    /// The length when the file was opened.
+    fn byte_len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<(), TableError> {
+        match self.read_exact_at(offset, buf) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                Err(TableError::Truncated {
+                    // Cut short since it was opened: say how short it is now.
+                    len: self.file.metadata().map_or(0, |m| m.len()),
+                    needed: offset.saturating_add(buf.len() as u64),
+                })
+            }
+            Err(e) => Err(TableError::Read {
+                offset,
+                reason: e.to_string(),
+            }),
+        }
+    }
+}
+
+/// Opens a table file for positioned reads and checks its cheap parts (see
+/// [`Table::new`]), with a [`BlockCache`] of its own of the default
+/// capacity ([`Table::with_cache`] over a [`TableFile`] shares one). Safe
+/// whatever happens to the file later; memory: the block index (24 bytes a
+/// block) and the decoded blocks the cache keeps.
+///
+/// # Errors
+///
+/// [`Error::Io`] if the file cannot be opened or read, [`Error::Table`] if
+/// its bytes are not a valid table.
+pub fn open_table(path: &Path) -> Result<Table<TableFile>, Error> {
+    Ok(Table::new(TableFile::open(path)?)?)
+}
 
 /// Maps a table file into memory and checks its cheap parts (see
 /// [`Table::new`]). Only the blocks that probes touch are ever read from disk.
@@ -16,12 +148,12 @@ use crate::format::Table;
 /// # Safety
 ///
 /// The file must not be modified or truncated while the table (or anything
-/// borrowed from it) is alive. A change shows through the mapping and may
-/// break invariants `Table` checked when it opened, and a truncation turns
-/// reads into `SIGBUS`. solvedb itself never writes into an existing table: it
-/// writes a new file and renames it over the old name
-/// ([`write_atomically`](crate::format::write_atomically)), which leaves
-/// existing mappings of the old file intact.
+/// borrowed from it) is alive. A change shows through the mapping and may be
+/// seen half made, and a truncation turns reads into `SIGBUS`. solvedb itself
+/// never writes into an existing table: it writes a new file and renames it
+/// over the old name ([`write_atomically`](crate::format::write_atomically)),
+/// which leaves existing mappings of the old file intact. [`open_table`]
+/// reads the same blocks without this contract.
 ///
 /// # Errors
 ///
@@ -38,75 +170,14 @@ pub unsafe fn map_table(path: &Path) -> Result<Table<Mmap>, Error> {
     Ok(Table::new(map)?)
 }
 
-/// The bytes of a table file: mapped, or read into memory.
-#[derive(Debug)]
-pub enum TableBytes {
-    /// A memory mapping (see [`map_table`] for its contract).
-    Mapped(Mmap),
-    /// The file's bytes, read at open.
-    Read(Vec<u8>),
-    /// A table's bytes compiled into the program
-    /// ([`Oracle::from_static_tables`](crate::Oracle::from_static_tables)).
-    Static(&'static [u8]),
-}
-
-impl AsRef<[u8]> for TableBytes {
-    fn as_ref(&self) -> &[u8] {
-        match self {
-            TableBytes::Mapped(map) => map,
-            TableBytes::Read(bytes) => bytes,
-            TableBytes::Static(bytes) => bytes,
-        }
-    }
-}
-
-/// Opens table files the way an [`Oracle`](crate::Oracle) was asked to: by
-/// mapping them or by reading them.
-///
-/// `Opener::MAP` may only be handed to code by an `unsafe fn` whose caller
-/// took on [`map_table`]'s contract for every file it will open
-/// ([`Oracle::open`](crate::Oracle::open)); that promise is what makes the
-/// mapping in [`Opener::open`] sound.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Opener {
-    map: bool,
-}
-
-impl Opener {
-    /// Maps files (see the type's documentation for when it may be used).
-    pub(crate) const MAP: Opener = Opener { map: true };
-
-    /// Reads files into memory.
-    pub(crate) const READ: Opener = Opener { map: false };
-
-    /// Opens one table file.
-    ///
-    /// # Errors
-    ///
-    /// As [`map_table`].
-    pub(crate) fn open(self, path: &Path) -> Result<Table<TableBytes>, Error> {
-        let io = |source| Error::Io {
-            path: path.to_owned(),
-            source,
-        };
-        let bytes = if self.map {
-            let file = File::open(path).map_err(io)?;
-            // SAFETY: `Opener::MAP` is only used by `Oracle::open`, whose
-            // caller promised the files it opens are not modified while mapped.
-            TableBytes::Mapped(unsafe { Mmap::map(&file) }.map_err(io)?)
-        } else {
-            TableBytes::Read(std::fs::read(path).map_err(io)?)
-        };
-        Ok(Table::new(bytes)?)
-    }
-}
-
-/// Reads a whole table file into memory and checks its cheap parts. Safe
-/// where [`map_table`] is not, at the cost of reading every byte at open.
+/// Reads a whole table file into memory and checks its cheap parts. Safe,
+/// at the cost of reading (and keeping) every byte at open: for jobs that
+/// need them all (`verify`, the corruption sweep); probing wants
+/// [`open_table`].
 ///
 /// # Errors
 ///
-/// As [`map_table`].
+/// As [`open_table`].
 pub fn read_table(path: &Path) -> Result<Table<Vec<u8>>, Error> {
     let bytes = std::fs::read(path).map_err(|source| Error::Io {
         path: path.to_owned(),
@@ -115,51 +186,213 @@ pub fn read_table(path: &Path) -> Result<Table<Vec<u8>>, Error> {
     Ok(Table::new(bytes)?)
 }
 
+/// The bytes of a table as an [`Oracle`](crate::Oracle) opened it: a file
+/// read by position, mapped or read whole, or bytes compiled into the
+/// program.
+#[derive(Debug)]
+pub enum TableBytes {
+    /// A file read by position ([`open_table`]).
+    File(TableFile),
+    /// A memory mapping (see [`map_table`] for its contract).
+    Mapped(Mmap),
+    /// The file's bytes, read at open ([`read_table`]).
+    Read(Vec<u8>),
+    /// A table's bytes compiled into the program
+    /// ([`Oracle::from_static_tables`](crate::Oracle::from_static_tables)).
+    Static(&'static [u8]),
+}
+
+impl TableData for TableBytes {
+    fn byte_len(&self) -> u64 {
+        match self {
+            TableBytes::File(file) => file.byte_len(),
+            TableBytes::Mapped(map) => map.byte_len(),
+            TableBytes::Read(bytes) => bytes.byte_len(),
+            TableBytes::Static(bytes) => bytes.byte_len(),
+        }
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<(), TableError> {
+        match self {
+            TableBytes::File(file) => file.read_at(offset, buf),
+            TableBytes::Mapped(map) => map.read_at(offset, buf),
+            TableBytes::Read(bytes) => bytes.read_at(offset, buf),
+            TableBytes::Static(bytes) => bytes.read_at(offset, buf),
+        }
+    }
+}
+
+/// How an [`Oracle`](crate::Oracle) opens its table files.
+///
+/// `Opener::Map` may only be handed to code by an `unsafe fn` whose caller
+/// took on [`map_table`]'s contract for every file it will open
+/// ([`Oracle::open_mapped`](crate::Oracle::open_mapped)); that promise is
+/// what makes the mapping in [`Opener::open`] sound.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Opener {
+    /// Positioned reads of the blocks probes need ([`open_table`]).
+    Blocks,
+    /// Maps files (see the type's documentation for when it may be used).
+    Map,
+    /// Reads whole files into memory ([`read_table`]).
+    Memory,
+}
+
+impl Opener {
+    /// Opens one table file, its decoded blocks kept in `cache`.
+    ///
+    /// # Errors
+    ///
+    /// As [`open_table`].
+    pub(crate) fn open(
+        self,
+        path: &Path,
+        cache: Arc<BlockCache>,
+    ) -> Result<Table<TableBytes>, Error> {
+        let io = |source| Error::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let bytes = match self {
+            Opener::Blocks => TableBytes::File(TableFile::open(path)?),
+            Opener::Map => {
+                let file = File::open(path).map_err(io)?;
+                // SAFETY: `Opener::Map` is only used by `Oracle::open_mapped`,
+                // whose caller promised the files it opens are not modified
+                // while mapped.
+                TableBytes::Mapped(unsafe { Mmap::map(&file) }.map_err(io)?)
+            }
+            Opener::Memory => TableBytes::Read(std::fs::read(path).map_err(io)?),
+        };
+        Ok(Table::with_cache(bytes, cache)?)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{GameId, Header, IndexScheme, ValueEncoding, encode_table};
+    use crate::format::{
+        FileCheck, GameId, Header, IndexScheme, ValueEncoding, encode_table, write_atomically,
+    };
 
-    #[test]
-    fn a_mapped_table_reads_like_its_bytes() {
-        let header = Header {
+    fn header(entries: u64) -> Header {
+        Header {
             game: GameId::TicTacToe,
             index: IndexScheme::Base3Canonical,
             values: ValueEncoding::OutcomePlies,
-            entries: 5000,
-            stored: 5000,
+            entries,
+            stored: entries,
             block_entries: 1024,
             generator: "test".into(),
-        };
-        let entries: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8 + 1).collect();
-        let dir = std::env::temp_dir().join(format!("solvedb-mapping-{}", std::process::id()));
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("solvedb-mapping-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn every_way_of_opening_reads_the_same_entries() {
+        let header = header(5000);
+        let entries: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8 + 1).collect();
+        let dir = scratch("same");
         let path = dir.join("t.sdb");
-        crate::format::write_atomically(&path, &encode_table(&header, &entries, 3)).unwrap();
+        write_atomically(&path, &encode_table(&header, &entries, 3)).unwrap();
         // SAFETY: the file is private to this test and not modified while mapped.
         let mapped = unsafe { map_table(&path) }.unwrap();
         let read = read_table(&path).unwrap();
+        let file = open_table(&path).unwrap();
         mapped.verify().unwrap();
+        file.verify().unwrap();
+        assert_eq!(file.file_check(), FileCheck::Passed);
+        assert_eq!(file.file_checksum(), read.file_checksum());
         for slot in 0..5000 {
-            assert_eq!(mapped.entry(slot).unwrap(), entries[slot as usize]);
-            assert_eq!(read.entry(slot).unwrap(), entries[slot as usize]);
+            let want = entries[slot as usize];
+            assert_eq!(mapped.entry(slot).unwrap(), want);
+            assert_eq!(read.entry(slot).unwrap(), want);
+            assert_eq!(file.entry(slot).unwrap(), want);
         }
         assert!(matches!(
-            read_table(&dir.join("missing.sdb")),
+            open_table(&dir.join("missing.sdb")),
             Err(Error::Io { .. })
         ));
 
         // Replacing the file the way solvedb does (write aside, rename over)
-        // leaves the open mapping on the old file, intact.
+        // leaves the open mapping and the open file on the old table, intact.
         let replacement: Vec<u8> = entries.iter().map(|e| e.wrapping_add(1).max(1)).collect();
-        crate::format::write_atomically(&path, &encode_table(&header, &replacement, 3)).unwrap();
-        mapped.verify().unwrap();
+        write_atomically(&path, &encode_table(&header, &replacement, 3)).unwrap();
+        let fresh = open_table(&path).unwrap();
+        fresh.check_file().unwrap();
         for slot in 0..5000 {
             assert_eq!(mapped.entry(slot).unwrap(), entries[slot as usize]);
+            assert_eq!(fresh.entry(slot).unwrap(), replacement[slot as usize]);
         }
-        // SAFETY: as above.
-        let remapped = unsafe { map_table(&path) }.unwrap();
-        assert_eq!(remapped.entry(0).unwrap(), replacement[0]);
+        // The old file is still readable in full through the open handle.
+        assert_eq!(file.verify(), Ok(()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_cut_or_overwritten_in_place_gives_errors_never_wrong_entries() {
+        let header = header(64 * 1024);
+        // Entries that do not compress, so each block is raw and a cut
+        // lands inside blocks.
+        let mut state = 7u32;
+        let entries: Vec<u8> = (0..64 * 1024)
+            .map(|_| {
+                state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                (state >> 16) as u8 | 1
+            })
+            .collect();
+        let bytes = encode_table(&header, &entries, 3);
+        let dir = scratch("cut");
+        let path = dir.join("t.sdb");
+        std::fs::write(&path, &bytes).unwrap();
+        let table = open_table(&path).unwrap();
+        assert_eq!(table.entry(0).unwrap(), entries[0]); // block 0 now cached
+        let half = bytes.len() as u64 / 2;
+        File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(half)
+            .unwrap();
+        assert_eq!(
+            table.entry(0).unwrap(),
+            entries[0],
+            "a cached block still answers"
+        );
+        let last = header.entries - 1;
+        assert!(matches!(
+            table.entry(last),
+            Err(TableError::Truncated { len, .. }) if len == half
+        ));
+        assert!(matches!(
+            table.check_file(),
+            Err(TableError::Truncated { .. })
+        ));
+        // Once the whole-file check has failed, every probe says so.
+        assert!(matches!(table.entry(0), Err(TableError::Truncated { .. })));
+
+        // Written over in place with other bytes of the same length: the
+        // block checksums from the open refuse every block not yet cached.
+        std::fs::write(&path, &bytes).unwrap();
+        let table = open_table(&path).unwrap();
+        let mut other = bytes.clone();
+        for b in &mut other[table.head_len()..] {
+            *b ^= 0x5a;
+        }
+        std::fs::write(&path, &other).unwrap();
+        for block in 0..header.blocks() {
+            let slot = block * u64::from(header.block_entries);
+            assert!(
+                matches!(table.entry(slot), Err(TableError::Checksum { .. })),
+                "block {block}"
+            );
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

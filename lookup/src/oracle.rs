@@ -6,11 +6,12 @@ use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, PoisonError, RwLock};
+use std::time::SystemTime;
 
 use crate::dataset::{self, Columns};
 use crate::encoding::Encoded;
 use crate::error::Error;
-use crate::format::{GameId, Table};
+use crate::format::{BlockCache, FileCheck, GameId, Table};
 use crate::game::{SearchLimits, Tabled};
 use crate::game_oracle::GameOracle;
 use crate::mapping::{Opener, TableBytes};
@@ -41,6 +42,7 @@ trait AnyGameOracle: fmt::Debug + Send + Sync {
         only: Option<&[u64]>,
         moves: bool,
     ) -> Result<Columns, Error>;
+    fn file_check(&self) -> Option<FileCheck>;
 }
 
 impl<G: Tabled + Encoded + 'static> GameOracle<G, TableBytes> {
@@ -111,6 +113,10 @@ impl<G: Tabled + Encoded + 'static> AnyGameOracle for GameOracle<G, TableBytes> 
         }
         dataset::rows(self, &positions, moves)
     }
+
+    fn file_check(&self) -> Option<FileCheck> {
+        self.table().map(|table| table.file_check())
+    }
 }
 
 /// Perfect-play answers for every supported game from one directory of
@@ -120,13 +126,29 @@ impl<G: Tabled + Encoded + 'static> AnyGameOracle for GameOracle<G, TableBytes> 
 /// by exact live search, and each [`Report`] says which source answered.
 /// A table that exists but is damaged is an error, never a silent fallback.
 ///
+/// # Memory and files
+///
+/// [`Oracle::open`] reads each table's head when its game is first asked
+/// about, then one block per probe that misses the cache, by positioned
+/// reads: never a whole table. Every table of an oracle keeps its decoded
+/// blocks in one [`BlockCache`], of [`BlockCache::DEFAULT_CAPACITY`] (64
+/// MiB) unless [`with_cache_capacity`](Oracle::with_cache_capacity) says
+/// otherwise; besides it, a table keeps 40 bytes per block (under 1.3 MB
+/// for dots 3×4). Each table's whole-file checksum is checked once, on a
+/// thread of its own started when the table opens
+/// ([`Table::check_file_in_background`](crate::Table::check_file_in_background)).
+/// A table renamed over by a rebuild is picked up by
+/// [`reload`](Oracle::reload); until then the oracle answers from the file
+/// it opened (what happens to a file changed in place is in
+/// [`TableFile`](crate::TableFile)'s module).
+///
 /// One example per game, against the repository's tables:
 ///
 /// ```
 /// use solvedb_lookup::{AnyValue, GameId, Oracle, Source, Want, Wdl};
 ///
 /// let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../tables");
-/// let oracle = Oracle::open_reading(tables.as_ref())?;
+/// let oracle = Oracle::open(tables.as_ref())?;
 ///
 /// // Tic-tac-toe: X to move completes the top row.
 /// let report = oracle.answer(GameId::TicTacToe, "XX./OO./...", Want::Moves)?;
@@ -156,24 +178,98 @@ pub struct Oracle {
     statics: HashMap<GameId, &'static [u8]>,
     opener: Opener,
     limits: SearchLimits,
+    /// The decoded blocks of every table, within one bound.
+    cache: Arc<BlockCache>,
     /// One oracle per game and board, opened on first use. The write lock
-    /// is held while a table opens, so each table is read or mapped once.
-    games: RwLock<HashMap<GameId, Arc<dyn AnyGameOracle>>>,
+    /// is held while a table opens, so each table is opened once.
+    games: RwLock<HashMap<GameId, Loaded>>,
+}
+
+/// One game's oracle and the identity of the table file it opened (`None`:
+/// there was none, it searches).
+#[derive(Debug)]
+struct Loaded {
+    oracle: Arc<dyn AnyGameOracle>,
+    file: Option<FileId>,
+}
+
+/// What tells one file from another at the same path: on Unix its device
+/// and inode (a rename over the name gives a new inode), everywhere its
+/// length and modification time.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct FileId {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+impl FileId {
+    /// The identity of the file at `path`, `None` if there is none.
+    fn of(path: &Path) -> Option<FileId> {
+        let meta = std::fs::metadata(path).ok()?;
+        #[cfg(unix)]
+        let (device, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let (device, inode) = (0, 0);
+        Some(FileId {
+            device,
+            inode,
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        })
+    }
 }
 
 impl Oracle {
-    /// An oracle over the tables in `dir`, reading each file into memory on
-    /// first use: safe, at the cost of reading whole tables. A `dir` that
-    /// does not exist holds no tables (every answer is searched).
+    /// An oracle over the tables in `dir`, each opened on first use for
+    /// positioned reads of the blocks probes need: the way every face of
+    /// solvedb opens tables (see [Memory and files](Oracle#memory-and-files)).
+    /// A `dir` that does not exist holds no tables (every answer is
+    /// searched).
     ///
     /// # Errors
     ///
     /// [`Error::NotADirectory`] if `dir` exists but is not a directory.
+    pub fn open(dir: &Path) -> Result<Oracle, Error> {
+        Oracle::new(dir, Opener::Blocks)
+    }
+
+    /// An oracle over the tables in `dir`, reading each file whole into
+    /// memory on first use (its decoded blocks still go through the cache):
+    /// for a process that wants the files' bytes in memory whatever happens
+    /// to the files. [`Oracle::open`] reads only what probes need.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Oracle::open).
+    pub fn open_in_memory(dir: &Path) -> Result<Oracle, Error> {
+        Oracle::new(dir, Opener::Memory)
+    }
+
+    /// The old name of [`open_in_memory`](Oracle::open_in_memory), which
+    /// reads whole tables; [`open`](Oracle::open) reads only what probes
+    /// need.
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Oracle::open).
+    #[deprecated(
+        since = "0.1.0",
+        note = "reads whole tables: use Oracle::open (blocks on demand) or, to keep \
+                them in memory, Oracle::open_in_memory"
+    )]
     pub fn open_reading(dir: &Path) -> Result<Oracle, Error> {
-        Oracle::new(dir, Opener::READ)
+        Oracle::open_in_memory(dir)
     }
 
     /// An oracle over the tables in `dir`, mapping each file on first use.
+    /// No face of solvedb maps (see `docs/tables-on-demand.md`: positioned
+    /// reads measured as fast, and a mapping turns a truncated file into
+    /// `SIGBUS`); this is for callers who want it.
     ///
     /// # Safety
     ///
@@ -183,12 +279,12 @@ impl Oracle {
     ///
     /// # Errors
     ///
-    /// [`Error::NotADirectory`] if `dir` exists but is not a directory.
+    /// As [`open`](Oracle::open).
     #[allow(unsafe_code)] // The declaration only: the mapping itself is in mapping.rs.
-    pub unsafe fn open(dir: &Path) -> Result<Oracle, Error> {
+    pub unsafe fn open_mapped(dir: &Path) -> Result<Oracle, Error> {
         // Our caller took on `map_table`'s contract for every file the
-        // opener will map, which is what `Opener::MAP` requires.
-        Oracle::new(dir, Opener::MAP)
+        // opener will map, which is what `Opener::Map` requires.
+        Oracle::new(dir, Opener::Map)
     }
 
     /// An oracle over `dir` whose tables `opener` opens.
@@ -205,6 +301,7 @@ impl Oracle {
             statics: HashMap::new(),
             opener,
             limits: SearchLimits::default(),
+            cache: Arc::new(BlockCache::default()),
             games: RwLock::default(),
         })
     }
@@ -215,8 +312,9 @@ impl Oracle {
         Oracle {
             dir: None,
             statics: HashMap::new(),
-            opener: Opener::READ,
+            opener: Opener::Blocks,
             limits: SearchLimits::default(),
+            cache: Arc::new(BlockCache::default()),
             games: RwLock::default(),
         }
     }
@@ -249,6 +347,61 @@ impl Oracle {
             statics,
             ..Oracle::search_only()
         })
+    }
+
+    /// Keeps at most `bytes` of decoded blocks, over all of the oracle's
+    /// tables (the default is [`BlockCache::DEFAULT_CAPACITY`], 64 MiB; 0
+    /// keeps none, and every probe decodes its block). Set it before the
+    /// first probe: tables already open keep the cache they opened with.
+    pub fn with_cache_capacity(self, bytes: usize) -> Oracle {
+        self.with_cache(Arc::new(BlockCache::new(bytes)))
+    }
+
+    /// Keeps decoded blocks in `cache`, which other oracles may share (one
+    /// bound for all of them). Set it before the first probe.
+    pub fn with_cache(mut self, cache: Arc<BlockCache>) -> Oracle {
+        self.cache = cache;
+        self
+    }
+
+    /// The cache of every table of this oracle: its capacity, what it holds
+    /// and how many blocks it decoded ([`BlockCache::stats`]).
+    pub fn cache(&self) -> &Arc<BlockCache> {
+        &self.cache
+    }
+
+    /// Where the whole-file check of each opened table stands (games
+    /// answered by search have none), without waiting: for a health check,
+    /// or a test that waits for the checks to pass.
+    pub fn file_checks(&self) -> Vec<(GameId, FileCheck)> {
+        let games = self.games.read().unwrap_or_else(PoisonError::into_inner);
+        games
+            .iter()
+            .filter_map(|(id, loaded)| Some((*id, loaded.oracle.file_check()?)))
+            .collect()
+    }
+
+    /// Picks up tables that changed on disk since their game was first
+    /// asked about: each game whose table file was replaced (a new file
+    /// renamed over it, as `solvedb build` does), removed or created is
+    /// opened afresh by the next question about it. Answers in flight
+    /// finish on the table they started with. Costs a `stat` per opened
+    /// game; a server may call it on a signal or a timer. Returns the games
+    /// that will be reopened.
+    pub fn reload(&self) -> Vec<GameId> {
+        let mut games = self.games.write().unwrap_or_else(PoisonError::into_inner);
+        let changed: Vec<GameId> = games
+            .iter()
+            .filter(|(id, loaded)| {
+                let path = self.table_path(**id);
+                path.and_then(|path| FileId::of(&path)) != loaded.file
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in &changed {
+            games.remove(id);
+        }
+        changed
     }
 
     /// Limits every live search to `nodes` positions; past it the answer is
@@ -411,30 +564,52 @@ impl Oracle {
     /// The oracle of one game, opening its table on first use.
     fn game_oracle(&self, id: GameId) -> Result<Arc<dyn AnyGameOracle>, Error> {
         let cached = self.games.read().unwrap_or_else(PoisonError::into_inner);
-        if let Some(oracle) = cached.get(&id) {
-            return Ok(Arc::clone(oracle));
+        if let Some(loaded) = cached.get(&id) {
+            return Ok(Arc::clone(&loaded.oracle));
         }
         drop(cached);
         let mut games = self.games.write().unwrap_or_else(PoisonError::into_inner);
-        if let Some(oracle) = games.get(&id) {
-            return Ok(Arc::clone(oracle));
+        if let Some(loaded) = games.get(&id) {
+            return Ok(Arc::clone(&loaded.oracle));
         }
+        // The identity before the open: if a rebuild renames a new file over
+        // the name in between, `reload` sees a change and opens it again.
+        let file = self.table_path(id).and_then(|path| FileId::of(&path));
         let oracle: Arc<dyn AnyGameOracle> = crate::with_game!(id, game => self.load(*game).map(
             |oracle| Arc::new(oracle) as Arc<dyn AnyGameOracle>
         ))?;
-        games.insert(id, Arc::clone(&oracle));
+        games.insert(
+            id,
+            Loaded {
+                oracle: Arc::clone(&oracle),
+                file,
+            },
+        );
         Ok(oracle)
     }
 
-    /// One game's oracle: over its table if the directory has one, else
-    /// searching within the limits.
+    /// One game's oracle: over its table if it was compiled in or the
+    /// directory has one (its whole-file check started in the background),
+    /// else searching within the limits.
     fn load<G: Tabled>(&self, game: G) -> Result<GameOracle<G, TableBytes>, Error> {
-        if let Some(&bytes) = self.statics.get(&game.id()) {
-            let table = Table::new(TableBytes::Static(bytes))?;
-            return Ok(GameOracle::with_table(game, table)?.with_search_limits(self.limits));
-        }
-        let oracle = match self.table_path(game.id()).filter(|path| path.exists()) {
-            Some(path) => GameOracle::with_table(game, self.opener.open(&path)?)?,
+        let table = match self.statics.get(&game.id()) {
+            Some(&bytes) => Some(Table::with_cache(
+                TableBytes::Static(bytes),
+                Arc::clone(&self.cache),
+            )?),
+            None => match self.table_path(game.id()).filter(|path| path.exists()) {
+                Some(path) => Some(self.opener.open(&path, Arc::clone(&self.cache))?),
+                None => None,
+            },
+        };
+        let oracle = match table {
+            Some(table) => {
+                let oracle = GameOracle::with_table(game, table)?;
+                if let Some(table) = oracle.table() {
+                    table.check_file_in_background();
+                }
+                oracle
+            }
             None => GameOracle::search_only(game),
         };
         Ok(oracle.with_search_limits(self.limits))

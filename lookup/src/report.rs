@@ -6,7 +6,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use crate::error::{Error, ErrorKind};
-use crate::format::GameId;
+use crate::format::{GameId, TableData};
 use crate::game::Tabled;
 use crate::game_oracle::{GameOracle, Source};
 use crate::value::AnyValue;
@@ -141,7 +141,7 @@ impl Mainline {
 /// # Errors
 ///
 /// As [`report`].
-pub fn mainline<G: Tabled, D: AsRef<[u8]>>(
+pub fn mainline<G: Tabled, D: TableData>(
     oracle: &GameOracle<G, D>,
     text: &str,
 ) -> Result<Mainline, Error> {
@@ -213,7 +213,7 @@ pub fn error_json(kind: Option<ErrorKind>, message: &str) -> Json {
 ///
 /// As [`GameOracle::answer`], and a [`PositionError`](crate::PositionError)
 /// for bad notation.
-pub fn report<G: Tabled, D: AsRef<[u8]>>(
+pub fn report<G: Tabled, D: TableData>(
     oracle: &GameOracle<G, D>,
     text: &str,
     want: Want,

@@ -109,6 +109,24 @@ impl<'g, G: Game> Search<'g, G> {
         self.negamax(position, -INFINITY, INFINITY)
     }
 
+    /// The exact score of `position` and of each of its moves (in the order
+    /// of [`Game::moves`]) from one search, where the game's own solver has
+    /// one ([`ExactSolver::score_moves`]); `None` otherwise.
+    ///
+    /// # Errors
+    ///
+    /// As [`score`](Search::score).
+    pub fn score_moves(
+        &mut self,
+        position: G::Position,
+    ) -> Option<Result<(Score, Vec<Score>), Error>> {
+        if !self.dedicated_made {
+            self.dedicated = self.game.exact_solver(self.limits);
+            self.dedicated_made = true;
+        }
+        self.dedicated.as_mut()?.score_moves(position)
+    }
+
     fn negamax(
         &mut self,
         position: G::Position,

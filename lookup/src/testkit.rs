@@ -11,6 +11,7 @@
 //! ```
 
 use crate::game::Game;
+use crate::games::dots::{Dots, Edges};
 
 /// A small, fast, seedable generator (SplitMix64, Steele, Lea and Flood
 /// 2014): not for secrets, only for replayable runs.
@@ -104,6 +105,35 @@ pub fn random_positions<G: Game>(game: &G, rng: &mut Rng, count: usize) -> Vec<G
     }
     positions.truncate(count);
     positions
+}
+
+/// A dots-and-boxes position of `board` with `undrawn` edges left, from
+/// random play that never draws a box's third side: each edge is drawn
+/// uniformly among those that give no box three sides, like a game before
+/// its endgame (a uniformly random edge set has most boxes taken and is
+/// trivial). `None` when play runs out of such edges first; the caller
+/// draws again from the same generator. The committed bench positions
+/// (`tests/data/dots-endgame.positions`) are made this way.
+pub fn dots_without_third_sides(board: Dots, rng: &mut Rng, undrawn: u32) -> Option<Edges> {
+    let box_masks: Vec<u64> = (0..board.rows())
+        .flat_map(|r| (0..board.cols()).map(move |c| board.box_mask(r, c)))
+        .collect();
+    let mut mask = 0u64;
+    while board.edges() - mask.count_ones() > undrawn {
+        let safe: Vec<u32> = (0..board.edges())
+            .filter(|&e| mask & 1 << e == 0)
+            .filter(|&e| {
+                box_masks
+                    .iter()
+                    .all(|&b| b & 1 << e == 0 || (mask & b).count_ones() < 2)
+            })
+            .collect();
+        if safe.is_empty() {
+            return None;
+        }
+        mask |= 1 << rng.pick(&safe);
+    }
+    Some(Edges(mask))
 }
 
 #[cfg(test)]

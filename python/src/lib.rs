@@ -362,7 +362,7 @@ impl PyOracle {
             ..SearchLimits::default()
         };
         let oracle = match tables_dir {
-            Some(dir) => LookupOracle::open_reading(&dir),
+            Some(dir) => LookupOracle::open(&dir),
             None => LookupOracle::from_static_tables(embedded::TABLES),
         };
         let oracle = oracle.map_err(to_py_err)?.with_search_limits(limits);
@@ -399,7 +399,10 @@ impl PyOracle {
                     .try_iter()?
                     .map(|p| p?.extract::<String>())
                     .collect::<PyResult<Vec<String>>>()?;
-                py.detach(|| self.oracle.columns(game, Positions::Notation(&texts), moves))
+                py.detach(|| {
+                    self.oracle
+                        .columns(game, Positions::Notation(&texts), moves)
+                })
             }
         };
         PyArrays::new(py, game, columns.map_err(to_py_err)?)
@@ -424,7 +427,9 @@ impl PyOracle {
             let span = 0..self.oracle.table_span(game)?;
             let places = match sample {
                 Some(n) => {
-                    let total = self.oracle.table_count(game, span.clone(), all_symmetries)?;
+                    let total = self
+                        .oracle
+                        .table_count(game, span.clone(), all_symmetries)?;
                     Some(dataset::sample(total, n, seed))
                 }
                 None => None,
@@ -529,7 +534,9 @@ fn integer_codes(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Optio
     let array = numpy.call_method1("ascontiguousarray", (positions, "uint64"))?;
     let array: PyReadonlyArrayDyn<'_, u64> = array.extract()?;
     let shape = array.shape().to_vec();
-    let data = array.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let data = array
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     match shape.as_slice() {
         [_] => Ok(Some(data.iter().map(|&a| [a, 0]).collect())),
         [_, 2] => Ok(Some(data.chunks_exact(2).map(|c| [c[0], c[1]]).collect())),

@@ -158,6 +158,22 @@ impl Page {
 const QUBIC_LATE: &str =
     "XX../.O../...O/OX..//XOOO/O.XX/OXOX/X.O.//XX../XXO./X.OO/O.XX//OO../OO.X/.OXO/XX..";
 
+/// Plays the open game to its end against the perfect level: a result is
+/// announced, and a won game highlights its line of `line` cells.
+async fn play_to_the_end_against_perfect(page: &Page, rng: &mut Rng, line: u64) {
+    let result = play_against_perfect(page, rng).await;
+    assert!(
+        ["X wins", "O wins", "draw"].contains(&result.as_str()),
+        "{result}"
+    );
+    if result.ends_with("wins") {
+        let highlighted = page
+            .js("return document.querySelectorAll('.cell.win').length")
+            .await;
+        assert_eq!(highlighted, line);
+    }
+}
+
 async fn play_against_perfect(page: &Page, rng: &mut Rng) -> String {
     loop {
         let moves = page.check_values_shown().await;
@@ -195,7 +211,7 @@ async fn run() {
     let page = Page {
         tab,
         base,
-        oracle: Oracle::open_reading(&committed_tables()).unwrap(),
+        oracle: Oracle::open(&committed_tables()).unwrap(),
     };
     let mut rng = Rng::new(2026);
 
@@ -364,17 +380,7 @@ async fn run() {
 
     // A cube game by clicks against the perfect level; a won game shows its line.
     page.open("?game=cube&first=human&second=perfect").await;
-    let result = play_against_perfect(&page, &mut rng).await;
-    assert!(
-        ["X wins", "O wins", "draw"].contains(&result.as_str()),
-        "{result}"
-    );
-    if result.ends_with("wins") {
-        let highlighted = page
-            .js("return document.querySelectorAll('.cell.win').length")
-            .await;
-        assert_eq!(highlighted, 3);
-    }
+    play_to_the_end_against_perfect(&page, &mut rng, 3).await;
 
     // Qubic from a late position (X to move, a fork to make) by clicks
     // against the perfect level: four layers of 4×4, a won game shows its
@@ -388,17 +394,7 @@ async fn run() {
         .js("return document.querySelectorAll('#board .grid').length")
         .await;
     assert_eq!(layers, 4);
-    let result = play_against_perfect(&page, &mut rng).await;
-    assert!(
-        ["X wins", "O wins", "draw"].contains(&result.as_str()),
-        "{result}"
-    );
-    if result.ends_with("wins") {
-        let highlighted = page
-            .js("return document.querySelectorAll('.cell.win').length")
-            .await;
-        assert_eq!(highlighted, 4);
-    }
+    play_to_the_end_against_perfect(&page, &mut rng, 4).await;
 
     // A 2x2 dots game by clicks, two people: every box filled, scores add up.
     page.open("?game=dots%3A2x2&first=human&second=human").await;

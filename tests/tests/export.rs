@@ -11,7 +11,7 @@ use solvedb_tests::{committed_tables, solvedb};
 
 /// An export of `game` as CSV: the header's names and each row's fields.
 fn csv(game: GameId, options: ExportOptions) -> (Vec<String>, Vec<Vec<String>>) {
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     let mut bytes = Vec::new();
     let options = ExportOptions {
         format: Format::Csv,
@@ -71,9 +71,16 @@ fn probed(oracle: &Oracle, game: GameId, position: &str) -> HashMap<String, Stri
 
 #[test]
 fn exported_rows_equal_probes_on_random_rows() {
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     let mut rng = Rng::new(24);
-    for game in ["tictactoe", "tictactoe:4x4", "cube", "dots:2x2", "dots:2x3", "dots:3x3"] {
+    for game in [
+        "tictactoe",
+        "tictactoe:4x4",
+        "cube",
+        "dots:2x2",
+        "dots:2x3",
+        "dots:3x3",
+    ] {
         let game: GameId = game.parse().unwrap();
         let (header, rows) = csv(
             game,
@@ -97,7 +104,12 @@ fn exported_rows_equal_probes_on_random_rows() {
                     continue;
                 }
                 // An empty move column is a move that is not legal.
-                assert_eq!(expected.get(name).map(String::as_str).unwrap_or(""), field, "{game} {} {name}", row[0]);
+                assert_eq!(
+                    expected.get(name).map(String::as_str).unwrap_or(""),
+                    field,
+                    "{game} {} {name}",
+                    row[0]
+                );
             }
         }
     }
@@ -108,21 +120,37 @@ fn samples_are_seeded_subsets_and_every_image_is_listed() {
     let game = GameId::TicTacToe;
     let (_, all) = csv(game, ExportOptions::default());
     assert_eq!(all.len(), 765);
-    let sample = |seed| csv(game, ExportOptions { sample: Some(50), seed, ..ExportOptions::default() }).1;
+    let sample = |seed| {
+        csv(
+            game,
+            ExportOptions {
+                sample: Some(50),
+                seed,
+                ..ExportOptions::default()
+            },
+        )
+        .1
+    };
     let (a, b, c) = (sample(1), sample(1), sample(2));
     assert_eq!(a, b);
     assert_ne!(a, c);
     assert!(a.iter().all(|row| all.contains(row)));
     // Every one of the 5,478 positions, each once, with the canonical
     // form's value.
-    let (header, images) = csv(game, ExportOptions { all_symmetries: true, ..ExportOptions::default() });
+    let (header, images) = csv(
+        game,
+        ExportOptions {
+            all_symmetries: true,
+            ..ExportOptions::default()
+        },
+    );
     assert_eq!(images.len(), 5478);
     let mut positions: Vec<&String> = images.iter().map(|r| &r[0]).collect();
     positions.sort();
     positions.dedup();
     assert_eq!(positions.len(), 5478);
     let result = header.iter().position(|h| h == "result").unwrap();
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     for row in images.iter().step_by(97) {
         let value = probed(&oracle, game, &row[0]);
         assert_eq!(value["result"], row[result]);
@@ -135,7 +163,12 @@ fn the_command_writes_parquet_and_csv_files_and_refuses_what_it_cannot() {
     let tables = committed_tables().to_str().unwrap().to_owned();
     let parquet = dir.path().join("t.parquet");
     let (code, stdout, stderr) = solvedb(&[
-        "export", "dots:2x2", "--tables", &tables, "--out", parquet.to_str().unwrap(),
+        "export",
+        "dots:2x2",
+        "--tables",
+        &tables,
+        "--out",
+        parquet.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("rows of dots:2x2"), "{stdout}");
@@ -144,19 +177,41 @@ fn the_command_writes_parquet_and_csv_files_and_refuses_what_it_cannot() {
     assert_eq!(&bytes[bytes.len() - 4..], b"PAR1");
     let csv_file = dir.path().join("t.csv");
     let (code, _, stderr) = solvedb(&[
-        "export", "tictactoe", "--tables", &tables, "--out", csv_file.to_str().unwrap(),
+        "export",
+        "tictactoe",
+        "--tables",
+        &tables,
+        "--out",
+        csv_file.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(std::fs::read_to_string(&csv_file).unwrap().lines().count(), 766);
+    assert_eq!(
+        std::fs::read_to_string(&csv_file).unwrap().lines().count(),
+        766
+    );
     // No table: an unsupported game (exit 4), and no file is left behind.
     let missing = dir.path().join("q.parquet");
     let (code, _, stderr) = solvedb(&[
-        "export", "qubic", "--tables", &tables, "--out", missing.to_str().unwrap(),
+        "export",
+        "qubic",
+        "--tables",
+        &tables,
+        "--out",
+        missing.to_str().unwrap(),
     ]);
     assert_eq!(code, 4, "{stderr}");
     assert!(!missing.exists() && !dir.path().join("q.parquet.partial").exists());
     // Parquet to standard output is refused (CSV is not).
-    let (code, _, _) = solvedb(&["export", "tictactoe", "--tables", &tables, "--out", "-", "--format", "parquet"]);
+    let (code, _, _) = solvedb(&[
+        "export",
+        "tictactoe",
+        "--tables",
+        &tables,
+        "--out",
+        "-",
+        "--format",
+        "parquet",
+    ]);
     assert_ne!(code, 0);
     let (code, stdout, _) = solvedb(&["export", "tictactoe", "--tables", &tables, "--out", "-"]);
     assert_eq!(code, 0);
@@ -173,5 +228,9 @@ fn the_dataset_card_figures_are_computed() {
     let tables = committed_tables().to_str().unwrap().to_owned();
     let (code, stdout, stderr) = solvedb(&["export", "all", "--card", "--tables", &tables]);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(doc[from..to].trim(), stdout.trim(), "docs/datasets.md is stale: regenerate it");
+    assert_eq!(
+        doc[from..to].trim(),
+        stdout.trim(),
+        "docs/datasets.md is stale: regenerate it"
+    );
 }

@@ -75,7 +75,7 @@ async fn probe_answers_as_probe_json_does() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn want_value_and_best_answer_as_serve_stdio_does() {
     let server = start(ServerLimits::default()).await;
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     for want in ["value", "best"] {
         for position in ["XX./OO./...", "XOX/XOO/OX.", "XOX/OXO/XOX"] {
             let line = format!(r#"{{"game":"tictactoe","position":"{position}","want":"{want}"}}"#);
@@ -109,7 +109,7 @@ fn play_line(game: GameId, position: &str, moves: &[&str]) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mainline_is_the_best_move_at_every_step_to_the_end() {
     let server = start(ServerLimits::default()).await;
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     for (name, position) in [
         ("tictactoe", "........."),
         ("cube", "..........................."),
@@ -254,7 +254,7 @@ async fn searches_beyond_the_slots_are_refused_not_queued_forever() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_requests_all_get_their_own_answer() {
     let server = std::sync::Arc::new(start(ServerLimits::default()).await);
-    let oracle = std::sync::Arc::new(Oracle::open_reading(&committed_tables()).unwrap());
+    let oracle = std::sync::Arc::new(Oracle::open(&committed_tables()).unwrap());
     let mut rng = Rng::new(11);
     let mut positions: Vec<(GameId, String)> = random_positions(&TicTacToe, &mut rng, 100)
         .into_iter()

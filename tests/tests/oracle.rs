@@ -29,12 +29,12 @@ fn sample(count: usize) -> Vec<(GameId, String)> {
 #[test]
 fn eight_threads_sharing_one_oracle_agree_with_one_thread() {
     let positions = sample(400);
-    let alone = Oracle::open_reading(&committed_tables()).unwrap();
+    let alone = Oracle::open(&committed_tables()).unwrap();
     let expected: Vec<_> = positions
         .iter()
         .map(|(g, p)| alone.moves(*g, p).unwrap())
         .collect();
-    let shared = Oracle::open_reading(&committed_tables()).unwrap();
+    let shared = Oracle::open(&committed_tables()).unwrap();
     std::thread::scope(|s| {
         for t in 0..8 {
             let (shared, positions, expected) = (&shared, &positions, &expected);
@@ -58,7 +58,7 @@ fn eight_threads_sharing_one_oracle_agree_with_one_thread() {
 
 #[test]
 fn the_oracle_answers_like_each_games_own_table() {
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     let table = read_table(&committed_tables().join("cube.sdb")).unwrap();
     let own = GameOracle::with_table(Cube, table).unwrap();
     for (game, text) in sample(200).into_iter().filter(|(g, _)| *g == GameId::Cube) {
@@ -74,8 +74,8 @@ fn the_oracle_answers_like_each_games_own_table() {
 #[test]
 fn without_tables_it_searches_says_so_and_respects_the_budget() {
     let empty = tempfile::tempdir().unwrap();
-    let searching = Oracle::open_reading(empty.path()).unwrap();
-    let with_tables = Oracle::open_reading(&committed_tables()).unwrap();
+    let searching = Oracle::open(empty.path()).unwrap();
+    let with_tables = Oracle::open(&committed_tables()).unwrap();
     for text in ["X../.O./...", "XO./.X./..O", "........."] {
         let searched = searching
             .answer(GameId::TicTacToe, text, Want::Moves)
@@ -90,9 +90,7 @@ fn without_tables_it_searches_says_so_and_respects_the_budget() {
             (looked_up.value, looked_up.moves)
         );
     }
-    let budgeted = Oracle::open_reading(empty.path())
-        .unwrap()
-        .with_search_budget(100);
+    let budgeted = Oracle::open(empty.path()).unwrap().with_search_budget(100);
     assert!(matches!(
         budgeted.probe(GameId::Cube, &".".repeat(27)),
         Err(Error::BudgetExhausted { budget: 100 })
@@ -103,10 +101,10 @@ fn without_tables_it_searches_says_so_and_respects_the_budget() {
 fn bad_requests_are_typed_errors() {
     let file = tempfile::NamedTempFile::new().unwrap();
     assert!(matches!(
-        Oracle::open_reading(file.path()),
+        Oracle::open(file.path()),
         Err(Error::NotADirectory { .. })
     ));
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     assert!(matches!(
         oracle.probe(GameId::Cube, "XX"),
         Err(Error::Position(_))
@@ -120,7 +118,7 @@ fn bad_requests_are_typed_errors() {
     let mut bytes = std::fs::read(committed_tables().join("tictactoe.sdb")).unwrap();
     bytes[20] ^= 1; // inside the header: its checksum no longer matches
     std::fs::write(dir.path().join("tictactoe.sdb"), bytes).unwrap();
-    let damaged = Oracle::open_reading(dir.path()).unwrap();
+    let damaged = Oracle::open(dir.path()).unwrap();
     assert!(matches!(
         damaged.probe(GameId::TicTacToe, "........."),
         Err(Error::Table(solvedb_lookup::TableError::Checksum { .. }))
@@ -129,9 +127,9 @@ fn bad_requests_are_typed_errors() {
 
 #[test]
 fn cube_positions_settled_by_forced_play_say_so() {
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     let empty = tempfile::tempdir().unwrap();
-    let searching = Oracle::open_reading(empty.path()).unwrap();
+    let searching = Oracle::open(empty.path()).unwrap();
     // X has two in the bottom row with the third cell free: a win in one.
     let win_in_one = format!("XX.OO{}", ".".repeat(22));
     let forced = oracle.probe(GameId::Cube, &win_in_one).unwrap();
@@ -152,7 +150,7 @@ fn cube_positions_settled_by_forced_play_say_so() {
 /// the value: plies for the tic-tac-toe family, the margin for dots.
 #[test]
 fn mainlines_follow_the_best_move_to_the_end() {
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     let mut rng = Rng::new(21);
     let mut cases: Vec<(GameId, String)> = random_positions(&TicTacToe, &mut rng, 40)
         .into_iter()

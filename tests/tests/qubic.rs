@@ -474,7 +474,7 @@ fn there_is_no_qubic_table_and_every_face_says_so() {
     );
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join(GameId::Qubic.table_file_name()), &bytes).unwrap();
-    let oracle = Oracle::open_reading(dir.path()).unwrap();
+    let oracle = Oracle::open(dir.path()).unwrap();
     let err = oracle.probe(GameId::Qubic, &".".repeat(64)).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Table, "{err}");
 

@@ -274,7 +274,7 @@ fn games() -> Vec<GameId> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn whole_games_of_every_game_refereed_and_recorded_across_a_restart() {
     let data = tempfile::tempdir().unwrap();
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     let mut rng = Rng::new(11);
     let mut expected: HashMap<GameId, HashMap<String, Tally>> = HashMap::new();
     // Players here send as fast as the loop runs, refused probes included
@@ -306,7 +306,7 @@ async fn whole_games_of_every_game_refereed_and_recorded_across_a_restart() {
         let addr = server.addr;
         handles.push(tokio::spawn(async move {
             let server = Server::at(addr);
-            let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+            let oracle = Oracle::open(&committed_tables()).unwrap();
             let mut rng = Rng::new(100 + k);
             let mut tallies = HashMap::new();
             play_game(
@@ -357,7 +357,7 @@ async fn whole_games_of_every_game_refereed_and_recorded_across_a_restart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_against_the_computer_is_replayed_judged_and_recorded() {
     let server = Server::start(None, RoomLimits::default()).await;
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     // X (a person, random moves) against the perfect level (its best
     // moves from the oracle).
     let game = GameId::TicTacToe;

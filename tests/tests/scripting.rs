@@ -119,7 +119,7 @@ fn every_kind_exits_with_its_own_code_as_text_and_as_json() {
 #[test]
 fn every_kind_reaches_json_lines_with_its_kind() {
     let broken = broken_tables();
-    let oracle = Oracle::open_reading(broken.path())
+    let oracle = Oracle::open(broken.path())
         .unwrap()
         .with_search_budget(1000);
     let requests = [
@@ -151,7 +151,7 @@ fn every_kind_reaches_json_lines_with_its_kind() {
 
 #[test]
 fn answers_can_be_sent_back_as_requests() {
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     let requests = [
         json!({"game": "tictactoe", "position": "4 0"}),
         json!({"game": "cube", "position": "13 0 26"}),
@@ -263,7 +263,7 @@ fn search_prints_what_probe_prints() {
 
 #[test]
 fn the_best_line_is_the_oracles_mainline() {
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     for (game, position) in [("tictactoe", "4"), ("cube", "13 0"), ("dots:2x2", "2x2:")] {
         let (code, stdout, _) = solvedb(&[
             "probe",
@@ -490,7 +490,7 @@ fn completions_and_a_man_page() {
 
 #[test]
 fn game_names_in_answers_are_the_names_requests_take() {
-    let oracle = Oracle::open_reading(&committed_tables()).unwrap();
+    let oracle = Oracle::open(&committed_tables()).unwrap();
     for game in [
         GameId::TicTacToe,
         GameId::Cube,

@@ -365,7 +365,7 @@ fn the_directory_oracle_answers_tictactoe_4x4_from_its_table_and_by_search() {
         (committed_tables(), Source::Table),
         (no_tables, Source::Search),
     ] {
-        let oracle = Oracle::open_reading(&dir).unwrap();
+        let oracle = Oracle::open(&dir).unwrap();
         let report = oracle.moves(game, position).unwrap();
         assert_eq!(report.source, source);
         assert_eq!(report.to_move, Some('X'));

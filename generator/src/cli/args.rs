@@ -51,6 +51,9 @@ pub struct LimitArgs {
     /// takes (`--seconds` still applies if given).
     #[arg(long, conflicts_with = "nodes")]
     no_budget: bool,
+    /// Threads of the search (dots; default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
 }
 
 impl LimitArgs {
@@ -59,6 +62,7 @@ impl LimitArgs {
             nodes: (!self.no_budget).then_some(self.nodes),
             time: self.seconds,
             table_bytes: self.table_mib.map(|mib| mib << 20),
+            threads: self.threads.map(|n| n as usize),
         }
     }
 }
@@ -89,6 +93,9 @@ pub enum Target {
     Http,
     /// `bench rooms`: rooms under load over WebSockets.
     Rooms,
+    /// `bench dots:endgame`: the dots endgame solver before and now on
+    /// the committed positions.
+    DotsEndgame,
 }
 
 impl std::str::FromStr for Target {
@@ -99,6 +106,7 @@ impl std::str::FromStr for Target {
             "all" => Ok(Target::All),
             "http" => Ok(Target::Http),
             "rooms" => Ok(Target::Rooms),
+            "dots:endgame" => Ok(Target::DotsEndgame),
             _ => s.parse().map(Target::One),
         }
     }

@@ -177,7 +177,10 @@ enum Values {
     Int(Vec<i64>),
     Bool(Vec<bool>),
     /// A column that may be empty: values of the rows where `present`.
-    Optional { values: Vec<i64>, present: Vec<bool> },
+    Optional {
+        values: Vec<i64>,
+        present: Vec<bool>,
+    },
 }
 
 /// The values of every column of `schema` for the rows of `columns`.
@@ -211,16 +214,24 @@ fn values(game: GameId, schema: &[Column], columns: &Columns) -> Result<Vec<Valu
     let mut out = Vec::with_capacity(schema.len());
     out.push(Values::Text(notation));
     if is_dots(game) {
-        out.push(Values::Int(columns.code.iter().map(|c| c[0] as i64).collect()));
+        out.push(Values::Int(
+            columns.code.iter().map(|c| c[0] as i64).collect(),
+        ));
         out.push(Values::Int(ply));
         out.push(Values::Bool(columns.stored.clone()));
-        out.push(Values::Int(columns.value.iter().map(|&v| i64::from(v)).collect()));
+        out.push(Values::Int(
+            columns.value.iter().map(|&v| i64::from(v)).collect(),
+        ));
         for i in 0..m {
             out.push(per_move(i, &|at| i64::from(columns.move_value[at])));
         }
     } else {
-        out.push(Values::Int(columns.code.iter().map(|c| c[0] as i64).collect()));
-        out.push(Values::Int(columns.code.iter().map(|c| c[1] as i64).collect()));
+        out.push(Values::Int(
+            columns.code.iter().map(|c| c[0] as i64).collect(),
+        ));
+        out.push(Values::Int(
+            columns.code.iter().map(|c| c[1] as i64).collect(),
+        ));
         let to_move = ply
             .iter()
             .map(|&p| if p % 2 == 0 { "X" } else { "O" }.to_owned())
@@ -228,8 +239,12 @@ fn values(game: GameId, schema: &[Column], columns: &Columns) -> Result<Vec<Valu
         out.push(Values::Int(ply));
         out.push(Values::Text(to_move));
         out.push(Values::Bool(columns.stored.clone()));
-        out.push(Values::Int(columns.result.iter().map(|&v| i64::from(v)).collect()));
-        out.push(Values::Int(columns.plies.iter().map(|&v| i64::from(v)).collect()));
+        out.push(Values::Int(
+            columns.result.iter().map(|&v| i64::from(v)).collect(),
+        ));
+        out.push(Values::Int(
+            columns.plies.iter().map(|&v| i64::from(v)).collect(),
+        ));
         for i in 0..m {
             out.push(per_move(i, &|at| i64::from(columns.move_result[at])));
             out.push(per_move(i, &|at| i64::from(columns.move_plies[at])));
@@ -440,7 +455,11 @@ pub fn card_row(oracle: &Oracle, game: GameId) -> Result<String> {
     let n = rows.len() as u64;
     let share = |k: usize| {
         let k = k as u64;
-        format!("{} ({:.1}%)", thousands(k), 100.0 * k as f64 / n.max(1) as f64)
+        format!(
+            "{} ({:.1}%)",
+            thousands(k),
+            100.0 * k as f64 / n.max(1) as f64
+        )
     };
     let count = |sign: i8| rows.result.iter().filter(|&&r| r == sign).count();
     let stored = rows.stored.iter().filter(|&&s| s).count() as u64;
@@ -458,7 +477,12 @@ pub fn card_row(oracle: &Oracle, game: GameId) -> Result<String> {
             share(count(-1)),
         ))
     } else {
-        let over = rows.plies.iter().zip(&rows.code).filter(|(p, _)| **p == 0).count();
+        let over = rows
+            .plies
+            .iter()
+            .zip(&rows.code)
+            .filter(|(p, _)| **p == 0)
+            .count();
         let x_to_move = rows
             .code
             .iter()

@@ -19,7 +19,10 @@ use super::{Column, ExportOptions, Kind, Sink, Values};
 
 /// The schema of `columns` in Parquet's message syntax.
 fn message(game: GameId, columns: &[Column]) -> String {
-    let mut text = format!("message solvedb_{} {{\n", game.to_string().replace(':', "_"));
+    let mut text = format!(
+        "message solvedb_{} {{\n",
+        game.to_string().replace(':', "_")
+    );
     for c in columns {
         let repetition = if c.optional { "OPTIONAL" } else { "REQUIRED" };
         let physical = match c.kind {
@@ -65,8 +68,12 @@ impl<W: Write + Send> ParquetSink<W> {
             ),
             KeyValue::new(
                 "solvedb.rows".into(),
-                if options.all_symmetries { "every symmetric image" } else { "canonical" }
-                    .to_owned(),
+                if options.all_symmetries {
+                    "every symmetric image"
+                } else {
+                    "canonical"
+                }
+                .to_owned(),
             ),
         ];
         let properties = WriterProperties::builder()
@@ -88,8 +95,11 @@ impl<W: Write + Send> Sink for ParquetSink<W> {
                 .context("the schema has a column for every value")?;
             match column {
                 Values::Text(v) => {
-                    let bytes: Vec<ByteArray> = v.iter().map(|s| ByteArray::from(s.as_str())).collect();
-                    writer.typed::<ByteArrayType>().write_batch(&bytes, None, None)?;
+                    let bytes: Vec<ByteArray> =
+                        v.iter().map(|s| ByteArray::from(s.as_str())).collect();
+                    writer
+                        .typed::<ByteArrayType>()
+                        .write_batch(&bytes, None, None)?;
                 }
                 Values::Bool(v) => {
                     writer.typed::<BoolType>().write_batch(v, None, None)?;
@@ -124,7 +134,9 @@ fn write_ints(
         }
         _ => {
             let narrow: Vec<i32> = values.iter().map(|&v| v as i32).collect();
-            writer.typed::<Int32Type>().write_batch(&narrow, levels, None)?;
+            writer
+                .typed::<Int32Type>()
+                .write_batch(&narrow, levels, None)?;
         }
     }
     Ok(())

@@ -100,6 +100,7 @@
 //! same build writes the same bytes. [`write_atomically`] writes a temporary
 //! file, syncs it and renames it over the final name.
 
+mod cache;
 mod codec;
 mod read;
 mod write;
@@ -110,11 +111,12 @@ use std::str::FromStr;
 use bincode::Options;
 use serde::{Deserialize, Serialize};
 
+pub use cache::{BlockCache, CacheStats};
 pub use codec::{
     MARGIN_BIAS, decode_boxes_won, decode_margin, decode_outcome, encode_boxes_won, encode_margin,
     encode_outcome,
 };
-pub use read::Table;
+pub use read::{FileCheck, Table, TableData};
 pub use write::{
     StoredBlock, assemble_table, compress_blocks, encode_table, remove_stale_temporaries, reseal,
     sorted_entries, write_atomically,
@@ -434,6 +436,15 @@ pub enum TableError {
         /// The block number.
         block: u64,
         /// What went wrong.
+        reason: String,
+    },
+    /// The bytes could not be read (an I/O error from the file under a
+    /// [`TableFile`](crate::TableFile)).
+    #[error("cannot read the table at byte {offset}: {reason}")]
+    Read {
+        /// Where the read started.
+        offset: u64,
+        /// What the operating system said.
         reason: String,
     },
     /// An entry holds a byte that the value encoding does not allow, or a

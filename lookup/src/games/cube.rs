@@ -45,7 +45,8 @@ use std::time::Instant;
 
 use crate::error::{Error, PositionError};
 use crate::format::{
-    GameId, IndexScheme, Table, TableError, ValueEncoding, decode_outcome, encode_outcome,
+    GameId, IndexScheme, Table, TableData, TableError, ValueEncoding, decode_outcome,
+    encode_outcome,
 };
 use crate::game::{ExactSolver, Game, SearchLimits, Tabled, check_notation_length};
 use crate::games::check_reachable;
@@ -672,7 +673,7 @@ impl Tabled for Cube {
         matches!(self.resolve(board), Resolved::Score(_))
     }
 
-    fn table_score<D: AsRef<[u8]>>(
+    fn table_score<D: TableData>(
         &self,
         table: &Table<D>,
         board: CubeBoard,

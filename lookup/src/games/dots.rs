@@ -47,11 +47,12 @@ mod endgame;
 use std::fmt;
 use std::sync::OnceLock;
 
-pub use endgame::{EndgameSolver, Rules};
+pub use endgame::{Analysis, EndgameSolver, MoveBounds, Rules};
 
 use crate::error::PositionError;
 use crate::format::{
-    GameId, IndexScheme, Table, TableError, ValueEncoding, decode_boxes_won, encode_boxes_won,
+    GameId, IndexScheme, Table, TableData, TableError, ValueEncoding, decode_boxes_won,
+    encode_boxes_won,
 };
 use crate::game::{ExactSolver, Game, SearchLimits, Tabled};
 use crate::value::{Margin, Score, Transition};
@@ -826,7 +827,7 @@ impl Tabled for Dots {
     /// one entry, so a probe still reads one block. The image of a position
     /// without a free capture has none either, so the entry read is never a
     /// don't-care one.
-    fn table_score<D: AsRef<[u8]>>(
+    fn table_score<D: TableData>(
         &self,
         table: &Table<D>,
         position: Edges,

@@ -52,7 +52,7 @@ use crate::error::PositionError;
 use crate::format::{GameId, Header, IndexScheme, TableError, ValueEncoding, encode_outcome};
 use crate::game::{ExactSolver, Game, SearchLimits, Tabled, check_notation_length};
 use crate::games::check_reachable;
-use crate::games::stones::{Layout, least_image};
+use crate::games::stones::{Layout, least_image, renumbering};
 use crate::value::{Outcome, Score, Transition, WIN_SCORE};
 
 /// How Qubic is written.
@@ -284,17 +284,10 @@ const AXIS_PERMUTATIONS: [[usize; 3]; 6] = [
 ];
 
 /// The renumbering of coordinates (`0..4`) that symmetry `s` applies to all
-/// three axes first: bit 0 of `s / 48` swaps the middle two (`1 ↔ 2`), bit
-/// 1 then swaps within each half (`0 ↔ 1`, `2 ↔ 3`, which turns the board
-/// inside out: corners to centre cells). Both commute with `i ↦ 3 − i`.
+/// three axes first: [`renumbering`] `s / 48` (which turns the board inside
+/// out for `s / 48 ≥ 2`: corners to centre cells).
 const fn inner(s: usize, i: usize) -> usize {
-    let k = s / 48;
-    let i = if k & 1 != 0 && (i == 1 || i == 2) {
-        3 - i
-    } else {
-        i
-    };
-    if k & 2 != 0 { i ^ 1 } else { i }
+    renumbering(s / 48, i)
 }
 
 /// Cell maps of the 192 symmetries: `SYMMETRIES[s][c]` is where cell `c`

@@ -118,6 +118,22 @@ impl Layout {
     }
 }
 
+/// One of the four renumberings `k` (`0..4`) of the coordinates `0..4`
+/// of a side of four cells that, applied to every axis at once, map lines
+/// of four onto lines (they commute with reversal `i ↦ 3 − i`, so rising
+/// and falling diagonals stay diagonals): bit 0 of `k` swaps the middle two
+/// (`1 ↔ 2`), bit 1 then swaps within each half (`0 ↔ 1`, `2 ↔ 3`). With
+/// reversal itself they are the 8 symmetries of a square with corners
+/// `0 1 3 2`; 4×4 tic-tac-toe and Qubic take one per coset of reversal.
+pub(crate) const fn renumbering(k: usize, i: usize) -> usize {
+    let i = if k & 1 != 0 && (i == 1 || i == 2) {
+        3 - i
+    } else {
+        i
+    };
+    if k & 2 != 0 { i ^ 1 } else { i }
+}
+
 /// The least image of the board `(x, o)` under symmetries `0..count`
 /// (`image(s, mask)`; 0 the identity), comparing X's masks first, so O's
 /// mask is only mapped where X's image does not already lose.

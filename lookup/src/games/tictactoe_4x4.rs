@@ -49,7 +49,7 @@ use crate::format::{
     GameId, IndexScheme, TableError, ValueEncoding, decode_outcome, encode_outcome,
 };
 use crate::game::{Game, Tabled};
-use crate::games::stones::{FlatBoard, FlatCell, Layout, least_image};
+use crate::games::stones::{FlatBoard, FlatCell, Layout, least_image, renumbering};
 use crate::value::{Outcome, Score, Transition};
 
 /// How the board is written.
@@ -87,17 +87,9 @@ pub const SYMMETRY_COUNT: usize = 32;
 pub const SQUARE_SYMMETRIES: usize = 8;
 
 /// The permutation of row (and column) numbers that symmetry `s` applies
-/// first: bit 0 of `s / 8` swaps the middle two (`1 ↔ 2`), bit 1 then swaps
-/// within each half (`0 ↔ 1`, `2 ↔ 3`). Both commute with reversal
-/// `i ↦ 3 - i`, which is why they keep the diagonals.
+/// first: [`renumbering`] `s / 8`, which keeps the diagonals.
 const fn inner(s: usize, i: usize) -> usize {
-    let k = s / 8;
-    let i = if k & 1 != 0 && (i == 1 || i == 2) {
-        3 - i
-    } else {
-        i
-    };
-    if k & 2 != 0 { i ^ 1 } else { i }
+    renumbering(s / 8, i)
 }
 
 /// Cell maps of the 32 symmetries: `SYMMETRIES[s][c]` is where cell `c`

@@ -114,12 +114,14 @@ impl AppState {
     /// If `tables` exists and is not a directory. The leaderboard is kept
     /// in memory until [`with_data`](AppState::with_data) names a directory.
     pub fn new(tables: &std::path::Path, limits: ServerLimits) -> Result<AppState> {
-        let oracle = Oracle::open_reading(tables)
+        let oracle = Oracle::open(tables)
             .with_context(|| format!("opening tables directory {}", tables.display()))?
             .with_search_limits(solvedb_lookup::SearchLimits {
                 nodes: limits.search_nodes,
                 time: Some(limits.search_time),
                 table_bytes: Some(limits.search_table_bytes),
+                // Each search on every core (dots); at most `searches` at once.
+                threads: None,
             });
         let tabled: HashSet<GameId> = solvedb_lookup::catalogue()
             .iter()

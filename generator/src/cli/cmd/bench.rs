@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use solvedb_lookup::{catalogue, with_game};
 
 use crate::bench::{BenchOptions, DEFAULT_POSITIONS, peak_memory, table_sizes};
@@ -39,6 +39,32 @@ pub struct Args {
     /// positions with 15-25 undrawn edges (`all` uses at least 5).
     #[arg(long, default_value_t = 0)]
     endgame: usize,
+    /// dots:endgame: the positions file (else the committed one, relative
+    /// to the current directory).
+    #[arg(long)]
+    positions_file: Option<std::path::PathBuf>,
+    /// dots:endgame: write the positions the seeded procedure makes to
+    /// this file instead of measuring (how the committed file was made).
+    #[arg(long)]
+    write_positions: Option<std::path::PathBuf>,
+    /// dots:endgame: threads of the solver now (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// dots:endgame: run the solver of before on sets of at most this many
+    /// undrawn edges.
+    #[arg(long, default_value_t = 40)]
+    old_up_to: u32,
+    /// dots:endgame: skip sets of more undrawn edges.
+    #[arg(long, default_value_t = 48)]
+    up_to: u32,
+    /// dots:endgame: the solver of before on the empty 4x4's every move too
+    /// (about a quarter of an hour).
+    #[arg(long)]
+    old_moves: bool,
+    /// dots:endgame: memory of each solver's table, in MiB (default: the
+    /// solver's, 256 for 4x4 and larger).
+    #[arg(long)]
+    table_mib: Option<u64>,
     /// Rooms: rooms playing at once (two WebSockets each).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     rooms: u64,
@@ -66,6 +92,28 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
             options.positions_or(DEFAULT_POSITIONS),
             out,
         ),
+        Target::DotsEndgame => {
+            if let Some(path) = &args.write_positions {
+                let text = crate::games::dots::endgame::positions_text();
+                std::fs::write(path, text)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                return Ok(());
+            }
+            let path = args
+                .positions_file
+                .unwrap_or_else(|| crate::games::dots::endgame::POSITIONS_FILE.into());
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("reading positions file {}", path.display()))?;
+            let options = crate::games::dots::endgame::EndgameOptions {
+                threads: args.threads.map(|n| n as usize),
+                old_up_to: args.old_up_to,
+                up_to: args.up_to,
+                moves_up_to_boxes: 16,
+                table_bytes: args.table_mib.map(|mib| mib << 20),
+                old_moves: args.old_moves,
+            };
+            crate::games::dots::endgame::run(&text, &options, out)
+        }
         Target::Rooms => servers::rooms(
             tables,
             args.rooms as usize,

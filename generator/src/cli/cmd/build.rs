@@ -55,6 +55,7 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
         Target::All => default_set(),
         Target::Http => bail!("`http` is a bench, not a game to build"),
         Target::Rooms => bail!("`rooms` is a bench, not a game to build"),
+        Target::DotsEndgame => bail!("`dots:endgame` is a bench, not a game to build"),
     };
     for game in games {
         with_game!(game, g => build(g, &args.out, args.level, out))?;
@@ -141,7 +142,7 @@ fn build_mpi(
     let ranks = table.ranks.len();
     write_counts(
         out,
-        &format!("{} on {ranks} MPI ranks", board.id()),
+        &format!("{} on {ranks} MPI ranks", solvedb_lookup::Game::id(&board)),
         Dots::LAYERS,
         Dots::COLUMNS,
         &table.layers,

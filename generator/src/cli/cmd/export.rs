@@ -49,7 +49,7 @@ pub struct Args {
 
 pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
     let tables = &args.tables.tables;
-    let oracle = Oracle::open_reading(tables)
+    let oracle = Oracle::open(tables)
         .with_context(|| format!("opening tables directory {}", tables.display()))?;
     if args.card {
         return print_card(&oracle, &args.game, io);
@@ -78,9 +78,15 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
         })
     });
     if out.as_os_str() == "-" {
-        let summary = with_game!(game, g => g.export(&oracle, &options, Destination::Stream(&mut *io.out)))
-            .with_context(|| format!("exporting {game}"))?;
-        writeln!(io.err, "exported {} rows of {game} in {}", summary.rows, seconds(started.elapsed()))?;
+        let summary =
+            with_game!(game, g => g.export(&oracle, &options, Destination::Stream(&mut *io.out)))
+                .with_context(|| format!("exporting {game}"))?;
+        writeln!(
+            io.err,
+            "exported {} rows of {game} in {}",
+            summary.rows,
+            seconds(started.elapsed())
+        )?;
         return Ok(());
     }
     // Written aside and renamed, so a file of that name is always whole.
@@ -96,7 +102,8 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
             return Err(e);
         }
     };
-    std::fs::rename(&partial, &out).with_context(|| format!("renaming {} to {}", partial.display(), out.display()))?;
+    std::fs::rename(&partial, &out)
+        .with_context(|| format!("renaming {} to {}", partial.display(), out.display()))?;
     let bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
     writeln!(
         io.out,
@@ -132,7 +139,10 @@ fn print_card(oracle: &Oracle, game: &str, io: &mut Io<'_>) -> Result<()> {
     }
     for (header, dots) in CARD_HEADERS.iter().zip([false, true]) {
         writeln!(io.out, "{header}")?;
-        for g in shipped.iter().filter(|g| (g.board.kind() == BoardKind::Dots) == dots) {
+        for g in shipped
+            .iter()
+            .filter(|g| (g.board.kind() == BoardKind::Dots) == dots)
+        {
             writeln!(io.out, "{}", card_row(oracle, g.id)?)?;
         }
         if !dots {

@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use solvedb_lookup::format::FORMAT_VERSION;
+use solvedb_lookup::open_table;
 
-use super::verify::open;
 use crate::cli::Io;
 
 #[derive(clap::Args, Debug)]
@@ -16,7 +16,8 @@ pub struct Args {
 
 pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
     let (file, out) = (&args.file, &mut *io.out);
-    let table = open(file)?;
+    // The head only: the header, the block index and the stored checksum.
+    let table = open_table(file).with_context(|| format!("opening {}", file.display()))?;
     let h = table.header();
     writeln!(out, "file            {}", file.display())?;
     writeln!(out, "format version  {FORMAT_VERSION}")?;
@@ -39,7 +40,7 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
         h.block_entries
     )?;
     writeln!(out, "blocks          {}", h.blocks())?;
-    writeln!(out, "bytes           {}", table.bytes().len())?;
+    writeln!(out, "bytes           {}", table.byte_len())?;
     writeln!(out, "checksum        {:016x}", table.file_checksum())?;
     writeln!(out, "generator       {}", h.generator)?;
     Ok(())

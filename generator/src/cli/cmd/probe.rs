@@ -39,7 +39,7 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<i32> {
         output,
         limits,
     } = args;
-    let oracle = Oracle::open_reading(&tables)
+    let oracle = Oracle::open(&tables)
         .with_context(|| format!("opening tables directory {}", tables.display()))?
         .with_search_limits(limits.limits());
     // A board no build answers, or a bad position, is refused before the

@@ -73,7 +73,7 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
         let data = args.data.unwrap_or_else(|| http::default_data_dir(&tables));
         return http::run(&tables, &data, addr, limits, &mut *io.out);
     }
-    let oracle = Oracle::open_reading(&tables)
+    let oracle = Oracle::open(&tables)
         .with_context(|| format!("opening tables directory {}", tables.display()))?;
     let oracle = match nodes {
         None => oracle,

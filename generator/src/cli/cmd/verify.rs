@@ -5,8 +5,10 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use std::sync::Arc;
+
 use anyhow::{Context, Result, bail};
-use solvedb_lookup::{Error, Table, read_table, with_game};
+use solvedb_lookup::{BlockCache, Error, Table, with_game};
 
 use crate::cli::Io;
 use crate::games::GeneratorGame;
@@ -27,9 +29,18 @@ pub struct Args {
     max_stones: u32,
 }
 
-/// A table file read into memory, or an error naming the file.
-pub(super) fn open(file: &Path) -> Result<Table<Vec<u8>>> {
-    read_table(file).with_context(|| format!("opening {}", file.display()))
+/// A table file read whole into memory, every block it decodes kept (the
+/// checks read every entry, most of them more than once), or an error
+/// naming the file.
+fn open(file: &Path) -> Result<Table<Vec<u8>>> {
+    let open = || -> Result<_, Error> {
+        let bytes = std::fs::read(file).map_err(|source| Error::Io {
+            path: file.to_owned(),
+            source,
+        })?;
+        Ok(Table::with_cache(bytes, Arc::new(BlockCache::unbounded()))?)
+    };
+    open().with_context(|| format!("opening {}", file.display()))
 }
 
 pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {

@@ -9,7 +9,8 @@ use std::ops::RangeInclusive;
 use rayon::prelude::*;
 use solvedb_lookup::games::cube::{CELLS, SYMMETRY_COUNT, for_each_line_free, threats};
 use solvedb_lookup::{
-    Cube, CubeBoard, Game, Resolved, Score, Table, TableError, Tabled, Transition, WIN_SCORE,
+    Cube, CubeBoard, Game, Resolved, Score, Table, TableData, TableError, Tabled, Transition,
+    WIN_SCORE,
 };
 
 use crate::progress::Progress;
@@ -235,7 +236,7 @@ pub enum CheckError {
 
 /// Checks one position: its probed score equals the best over its moves of
 /// the negated probed score of the child (terminal children by the rules).
-fn check_position<D: AsRef<[u8]>>(table: &Table<D>, board: CubeBoard) -> Result<(), CheckError> {
+fn check_position<D: TableData>(table: &Table<D>, board: CubeBoard) -> Result<(), CheckError> {
     let probed = Cube.table_score(table, board)?;
     // Nothing beats winning with the next stone: stop there.
     let best_possible = WIN_SCORE - (board.stones() as Score + 1);
@@ -290,7 +291,7 @@ fn check_position<D: AsRef<[u8]>>(table: &Table<D>, board: CubeBoard) -> Result<
 /// # Errors
 ///
 /// The first table error or inconsistency found.
-pub fn check_exhaustive<D: AsRef<[u8]> + Sync>(
+pub fn check_exhaustive<D: TableData + Send + Sync>(
     table: &Table<D>,
     stones: RangeInclusive<u32>,
     mut layer_done: impl FnMut(&StoneCount),
@@ -349,7 +350,7 @@ pub fn check_exhaustive<D: AsRef<[u8]> + Sync>(
 /// # Errors
 ///
 /// The first table error or inconsistency found.
-pub fn check_stored<D: AsRef<[u8]> + Sync>(table: &Table<D>) -> Result<u64, CheckError> {
+pub fn check_stored<D: TableData + Send + Sync>(table: &Table<D>) -> Result<u64, CheckError> {
     Cube.check_header(table.header())?;
     let stored = table.header().stored;
     (0..stored).into_par_iter().try_for_each(|i| {

@@ -1,12 +1,13 @@
 //! The exact dots-and-boxes solver for boards without a table: alpha-beta on
 //! the box margin with a transposition table keyed by canonical position,
-//! move ordering, and the theory of chains and loops.
+//! move ordering, the theory of chains and loops, and every core.
 //!
 //! # Pruning rules, and what each relies on
 //!
 //! Each rule can be switched off ([`Rules`]); the tests compare every rule,
 //! alone and together, with the unpruned search and the retrograde tables on
-//! every position of small boards.
+//! every position of small boards, and with an independent dense retrograde
+//! on random 4x5 and 5x5 positions (`tests/tests/dots_endgame.rs`).
 //!
 //! - **Free captures** ([`Rules::free_captures`]): if an edge completes a box
 //!   and does not give a third side to any other box (the box across it has
@@ -25,6 +26,26 @@
 //!   taking all but two (four in a loop) and double-dealing. The
 //!   double-dealing move for a capturable box `A` whose capture edge leads
 //!   into a box `B` with two sides is `B`'s other free edge.
+//! - **Chain captures** ([`Rules::chain_captures`]): a capturable box `A`
+//!   whose capture edge leads into a chain of two-sided boxes that ends on
+//!   the border or at a box with at most one side is taken as a whole turn
+//!   at once: either the whole chain (and the same player goes on), or all
+//!   but its last two boxes and the double-dealing move (and the turn
+//!   passes). Any other way of taking part of the chain and handing over the
+//!   rest leaves the board the same and gives the opponent at least as much
+//!   (stopping `j` boxes short of the last two gives the mover `2j - L - 1 -
+//!   v` at best against `L - 3 - v` for all-but-two, `v` the value of the
+//!   rest for its mover), and captures commute; so the search visits one
+//!   node per chain instead of two per box. Where a capturable box heads
+//!   anything else (a chain open at both ends, an opened loop), every
+//!   capture and double-deal is searched as before.
+//! - **Chain bound** ([`Rules::chain_bound`]): where every capturable box
+//!   heads such a chain, the player to move gets at least the boxes of all
+//!   the chains less two (take every chain, the last but for the
+//!   double-deal: `L - 2 + |v + 2| >= L - 2` for one chain of `L`), so a
+//!   window whose top is at most that is cut before any child is searched.
+//!   Seen from the player who gave the boxes: a sacrifice of a chain of `L`
+//!   is worth at most `2 - L` to them.
 //! - **Simple loony endgames** ([`Rules::component_values`]): a position in
 //!   which every unclaimed box has exactly two sides drawn is a union of
 //!   chains and loops; if every chain has at least three boxes and every
@@ -32,8 +53,23 @@
 //!   Berlekamp ch. 3 and Buzzard & Ciere §3 without search: the player to
 //!   move opens a component, and the opponent either takes it all and moves
 //!   next, or takes all but 2 (chain) / 4 (loop) and hands those over.
+//! - **Short chains** ([`Rules::short_chains`]): the same recursion with
+//!   chains of one and two boxes, which the opponent can only take whole (a
+//!   two-chain opened in its middle, the hard-hearted handout, leaves two
+//!   free captures; opened at an end it gives the opponent the same choice
+//!   and a double-deal besides, so the middle is never worse for the opener;
+//!   Berlekamp ch. 2).
+//! - **Isolated components** ([`Rules::isolated_components`]): a chain whose
+//!   boxes all have two sides and whose ends both lie on the border, or such
+//!   a loop, is opened at one edge only: a loop at any (its edges are
+//!   alike), a two-chain in its middle (above), a longer chain at an end (an
+//!   opening inside gives the opponent the same two choices and more), a
+//!   one-box chain at either border edge. Two such components of the same
+//!   kind and length are interchangeable (the strings-and-coins graph has an
+//!   automorphism swapping them, and the value of a position depends only
+//!   on that graph: Berlekamp ch. 1), so only one of them is opened.
 //! - **Symmetry** ([`Rules::symmetry`]): positions are stored under their
-//!   canonical image (4 or 8 symmetries).
+//!   canonical image (4 or 8 symmetries) at every depth.
 //! - **Border edges** ([`Rules::border_edges`]): the border edges of one box
 //!   are interchangeable; only the first undrawn one is searched, and the
 //!   key counts them.
@@ -41,14 +77,38 @@
 //!   searching the moves of a position with 12 or more undrawn edges, every
 //!   child is looked up in the table, and a stored bound that already
 //!   refutes the window ends the search (Plaat, Schaeffer, Pijls and de
-//!   Bruin 1994). On the empty 4x4 board it cuts the positions searched
-//!   3.3-fold and the time 1.4-fold; on the smaller positions of
-//!   `examples/endgame_positions.txt` it halves the positions but costs 17%
-//!   more time (README, "Performance").
+//!   Bruin 1994).
+//! - **Two bounds** ([`Rules::two_bounds`]): a table entry keeps the lower
+//!   and the upper bound of every search of its position (Barker & Korf
+//!   2012), instead of the latest search's only.
 //!
 //! Move ordering: the best move of an earlier search of the position, then
-//! captures, then moves that give no box a third side, then the rest by how
-//! many boxes they expose, each kind from the centre out.
+//! captures, then moves that give no box a third side, then the openings of
+//! isolated components from the smallest, then the rest by how many boxes
+//! they expose, each kind from the centre out.
+//!
+//! # Threads
+//!
+//! Every null-window test of a position with enough undrawn edges runs on
+//! all of the solver's threads over the one shared transposition table
+//! (Lazy SMP): each thread searches the same window, and a thread that
+//! reaches a position whose first move another thread is searching defers
+//! the moves others are busy with to the end of its list (the deferral of
+//! ABDADA, Weill 1996, through a small table of positions being searched),
+//! so the threads spread over different subtrees and share what they
+//! prove. The first thread to finish answers; the others stop. Every
+//! thread's result is exact, so the answer does not depend on which.
+//!
+//! # Every move's value
+//!
+//! [`EndgameSolver::analyse`] finds the value of a position and then of
+//! each of its moves, once per class of moves whose children are symmetric
+//! images: each move starts from the bounds the table already holds for its
+//! child after the root's search and from the root's value (no move is
+//! better), and is narrowed by null-window tests, the first at the root's
+//! value (most moves that are not sacrifices tie with the best). A search
+//! that runs out of its limits still says what it proved: bounds on the
+//! value and on every move.
 //!
 //! # The transposition table
 //!
@@ -57,10 +117,12 @@
 //! table never confuses two positions however full it is. Entries are 8
 //! bytes (bounds, best move, and the size of the subtree that proved them)
 //! in buckets of four; a new position replaces the entry with the smallest
-//! subtree. The memory is advised to use huge pages. Details in the
-//! `table` module.
+//! subtree. Threads share it without locks. Details in the
+//! `transposition` module.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 mod transposition;
@@ -89,8 +151,19 @@ pub struct Rules {
     pub free_captures: bool,
     /// With a capturable box, search only captures and double-deals.
     pub loony_moves: bool,
+    /// Take a capturable chain in one step: all of it, or all but two and
+    /// the double-deal.
+    pub chain_captures: bool,
+    /// Bound a position with capturable chains from below by the boxes of
+    /// all of them less two, before searching it.
+    pub chain_bound: bool,
     /// Value simple loony endgames by the component recursion.
     pub component_values: bool,
+    /// Let that recursion take chains of one and two boxes too.
+    pub short_chains: bool,
+    /// Open each isolated chain or loop at one edge, and only one of
+    /// several alike.
+    pub isolated_components: bool,
     /// Key the transposition table by canonical position.
     pub symmetry: bool,
     /// Treat the border edges of one box as one: only which box an edge
@@ -107,30 +180,69 @@ pub struct Rules {
     /// search?", 1994). Only in positions with 12 or more undrawn edges,
     /// where a search saved is worth the lookups.
     pub transposition_cutoffs: bool,
+    /// Keep both bounds of a position in its table entry, narrowed by each
+    /// search, instead of the latest search's bounds.
+    pub two_bounds: bool,
 }
 
 /// The fewest undrawn edges of a position whose children
 /// [`Rules::transposition_cutoffs`] looks up.
 const CUTOFF_MIN_UNDRAWN: u32 = 12;
 
+/// The fewest undrawn edges of a position searched on more than one
+/// thread: below it a search takes milliseconds, less than starting
+/// threads is worth.
+const PARALLEL_MIN_UNDRAWN: u32 = 26;
+
+/// The fewest undrawn edges of a node at which threads defer the moves
+/// another thread is searching: below it subtrees are too small to share.
+const DEFER_MIN_UNDRAWN: u32 = 16;
+
+/// Slots of the table of positions being searched (ABDADA's marks).
+const BUSY_SLOTS: usize = 1 << 16;
+
+/// Nodes a thread counts before it adds them to the shared count and looks
+/// at the clock and the stop flag.
+const TICK: u64 = 1024;
+
 impl Rules {
     /// Every rule on.
     pub const ALL: Rules = Rules {
         free_captures: true,
         loony_moves: true,
+        chain_captures: true,
+        chain_bound: true,
         component_values: true,
+        short_chains: true,
+        isolated_components: true,
         symmetry: true,
         border_edges: true,
         transposition_cutoffs: true,
+        two_bounds: true,
     };
-    /// Every rule off: plain alpha-beta with a transposition table.
+    /// Every rule off: plain alpha-beta with a transposition table of the
+    /// latest bound of each position.
     pub const NONE: Rules = Rules {
         free_captures: false,
         loony_moves: false,
+        chain_captures: false,
+        chain_bound: false,
         component_values: false,
+        short_chains: false,
+        isolated_components: false,
         symmetry: false,
         border_edges: false,
         transposition_cutoffs: false,
+        two_bounds: false,
+    };
+    /// The rules of the solver before issue 21 (no chain captures, short
+    /// chains or isolated components), the bench's baseline.
+    pub const BEFORE: Rules = Rules {
+        chain_captures: false,
+        chain_bound: false,
+        short_chains: false,
+        isolated_components: false,
+        ..Rules::ALL
     };
 }
 
@@ -138,6 +250,118 @@ impl Default for Rules {
     fn default() -> Rules {
         Rules::ALL
     }
+}
+
+/// Bounds on the value of one move, for the player who makes it, counted
+/// from before the move; exact when `lower == upper`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MoveBounds {
+    /// The edge drawn.
+    pub edge: u32,
+    /// The value is at least this.
+    pub lower: Score,
+    /// The value is at most this.
+    pub upper: Score,
+}
+
+/// What [`EndgameSolver::analyse`] proved about a position and its moves.
+#[derive(Debug)]
+pub struct Analysis {
+    /// The position's value is at least this.
+    pub lower: Score,
+    /// The position's value is at most this.
+    pub upper: Score,
+    /// Every legal move, in edge order, with bounds on its value.
+    pub moves: Vec<MoveBounds>,
+    /// Why the analysis stopped before every bound met (`None`: the value
+    /// and every move's value are exact).
+    pub unknown: Option<Error>,
+}
+
+/// The board's fixed facts the search reads: masks, symmetry maps, move
+/// orders. Shared by every thread.
+#[derive(Debug)]
+struct Geometry {
+    rules: Rules,
+    full: u64,
+    box_masks: Vec<u64>,
+    edge_boxes: Vec<[u8; 2]>,
+    symmetries: EdgeSymmetries,
+    /// `edge_maps[s][e]`: where symmetry `s` takes edge `e`.
+    edge_maps: Vec<[u8; 64]>,
+    /// `inverse_maps[s][e]`: the edge symmetry `s` takes to `e`.
+    inverse_maps: Vec<[u8; 64]>,
+    /// Edges from the centre of the board outwards: the order moves of one
+    /// kind are tried in (Barker & Korf 2012 found centre-first ordering
+    /// best).
+    centre_first: Vec<u32>,
+    /// `centre_rank[e]`: the place of edge `e` in `centre_first`.
+    centre_rank: Vec<u32>,
+    /// For each box with two or more border edges, those edges, in order.
+    border_groups: Vec<Vec<u32>>,
+}
+
+/// One branch of the search: edges drawn in one turn or part of one.
+#[derive(Copy, Clone, Debug, Default)]
+struct Step {
+    edges: u64,
+    /// Boxes the step completes.
+    gain: i32,
+    /// Whether the same player moves after it.
+    keeps_turn: bool,
+    /// The edge that names the step in the table's best-move field.
+    hint: u8,
+}
+
+/// Moves of one position, best first.
+type Steps = ([Step; 64], usize);
+
+/// An isolated chain or loop (see [`Rules::isolated_components`]).
+#[derive(Copy, Clone, Debug)]
+struct Component {
+    is_loop: bool,
+    boxes: u8,
+    edges: u64,
+    /// The one edge it is opened at.
+    opening: u32,
+}
+
+/// Why a search stopped without a value.
+#[derive(Debug)]
+enum Halt {
+    /// The node or time limit: the answer is unknown within the limits.
+    Limit(Error),
+    /// Another thread answered first.
+    Stopped,
+}
+
+/// What the threads of one search share besides the table.
+#[derive(Debug)]
+struct Shared<'a> {
+    table: &'a TranspositionTable,
+    limits: SearchLimits,
+    deadline: Option<Instant>,
+    /// Nodes visited over the solver's life, as the threads have added
+    /// them.
+    nodes: AtomicU64,
+    stop: AtomicBool,
+    /// Positions some thread is searching (their mask plus one), by hash;
+    /// empty with one thread.
+    busy: &'a [AtomicU64],
+    /// The first answer (or limit) any thread reached.
+    result: Mutex<Option<Result<i32, Error>>>,
+}
+
+/// One thread's search.
+#[derive(Debug)]
+struct Worker<'a> {
+    geo: &'a Geometry,
+    shared: &'a Shared<'a>,
+    /// Nodes this thread visited, and how many of them it has added to the
+    /// shared count.
+    count: u64,
+    flushed: u64,
+    loony_memo: HashMap<Vec<(bool, u8)>, i32>,
 }
 
 /// An exact solver for one dots-and-boxes board. Keeps its transposition
@@ -156,27 +380,12 @@ impl Default for Rules {
 #[derive(Debug)]
 pub struct EndgameSolver {
     board: Dots,
-    rules: Rules,
+    geo: Geometry,
     limits: SearchLimits,
-    full: u64,
-    box_masks: Vec<u64>,
-    edge_boxes: Vec<[u8; 2]>,
-    symmetries: EdgeSymmetries,
-    /// `edge_maps[s][e]`: where symmetry `s` takes edge `e`.
-    edge_maps: Vec<[u8; 64]>,
-    /// `inverse_maps[s][e]`: the edge symmetry `s` takes to `e`.
-    inverse_maps: Vec<[u8; 64]>,
-    /// Edges from the centre of the board outwards: the order moves of one
-    /// kind are tried in (Barker & Korf 2012 found centre-first ordering
-    /// best).
-    centre_first: Vec<u32>,
-    /// `centre_rank[e]`: the place of edge `e` in `centre_first`.
-    centre_rank: Vec<u32>,
-    /// For each box with two or more border edges, those edges, in order.
-    border_groups: Vec<Vec<u32>>,
+    threads: usize,
     table: TranspositionTable,
+    busy: Box<[AtomicU64]>,
     nodes: u64,
-    deadline: Option<Instant>,
     loony_memo: HashMap<Vec<(bool, u8)>, i32>,
 }
 
@@ -197,32 +406,31 @@ fn entry_bits_within(board: Dots, bytes: u64) -> u32 {
         .unwrap_or(2)
 }
 
-impl EndgameSolver {
-    /// A solver with every rule and the default table size.
-    pub fn new(board: Dots, limits: SearchLimits) -> EndgameSolver {
-        let bytes = limits
-            .table_bytes
-            .unwrap_or_else(|| default_table_bytes(board));
-        let bits = entry_bits_within(board, bytes);
-        EndgameSolver::with_rules(board, limits, Rules::ALL, bits)
-    }
+/// `bounds` rounded inwards to margins of the given parity.
+fn to_parity(bounds: (i32, i32), parity: i32) -> (i32, i32) {
+    (
+        bounds.0 + (bounds.0 - parity).rem_euclid(2),
+        bounds.1 - (bounds.1 - parity).rem_euclid(2),
+    )
+}
 
-    /// A solver with chosen rules and a table of `2^table_bits` entries (8
-    /// bytes each, 16 where a board's key is too long for the table's
-    /// quotient to fit beside the data: see the `table` module).
-    pub fn with_rules(
-        board: Dots,
-        limits: SearchLimits,
-        rules: Rules,
-        table_bits: u32,
-    ) -> EndgameSolver {
+/// The threads `limits` ask for: all cores unless said.
+fn threads_of(limits: SearchLimits) -> usize {
+    limits
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+impl Geometry {
+    fn new(board: Dots, rules: Rules) -> Geometry {
         let mut box_masks = Vec::new();
         for r in 0..board.rows() {
             for c in 0..board.cols() {
                 box_masks.push(board.box_mask(r, c));
             }
         }
-        let edge_boxes = (0..board.edges())
+        let edge_boxes: Vec<[u8; 2]> = (0..board.edges())
             .map(|e| edge_boxes_of(board, e))
             .collect();
         let mut edge_maps = vec![[NO_MOVE; 64]; board.symmetry_count()];
@@ -254,89 +462,37 @@ impl EndgameSolver {
         }
         let mut border_groups = vec![Vec::new(); board.boxes() as usize];
         for e in 0..board.edges() {
-            if let [b, NO_BOX] = edge_boxes_of(board, e) {
+            if let [b, NO_BOX] = edge_boxes[e as usize] {
                 border_groups[b as usize].push(e);
             }
         }
         border_groups.retain(|group| group.len() >= 2);
-        EndgameSolver {
-            board,
+        Geometry {
             rules,
-            centre_first,
-            centre_rank,
-            border_groups,
-            limits,
             full: board.full(),
             box_masks,
             edge_boxes,
             symmetries: board.symmetries(),
             edge_maps,
             inverse_maps,
-            // Allocated by the first search: an oracle that answers from a
-            // table never needs it.
-            table: TranspositionTable::new(table_bits, board.edges()),
-            nodes: 0,
-            deadline: None,
-            loony_memo: HashMap::new(),
+            centre_first,
+            centre_rank,
+            border_groups,
         }
     }
 
-    /// Positions visited so far (captures played without branching count
-    /// with the position they start from).
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    /// The exact margin of `position` for the player to move.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] when the limits
-    /// run out first: the answer is unknown within the budget.
-    pub fn solve(&mut self, position: Edges) -> Result<Score, Error> {
-        self.table.allocate();
-        self.deadline = self.limits.time.map(|t| Instant::now() + t);
-        let remaining = self.board.remaining_boxes(position.0) as i32;
-        // MTD(f) (Plaat et al. 1996) with null windows from a guess of 0:
-        // each test "is the margin more than t?" is cheap, and the table
-        // keeps the bounds earlier tests proved. Margins have the parity of
-        // `remaining`, so tests sit on possible values.
-        let (mut lower, mut upper) = (-remaining, remaining);
-        let mut test = if remaining % 2 == 0 { 0 } else { -1 };
-        while lower < upper {
-            let t = test.clamp(lower, upper - 2);
-            let v = self.search(position.0, t, t + 1)?;
-            if v > t {
-                lower = v;
-                test = lower;
-            } else {
-                upper = v;
-                test = upper - 2;
-            }
-        }
-        Ok(lower)
-    }
-
-    fn check_limits(&self) -> Result<(), Error> {
-        // Checked before a position counts: a search that stops has
-        // visited exactly its budget.
-        if let Some(budget) = self.limits.nodes.filter(|&b| self.nodes >= b) {
-            return Err(Error::BudgetExhausted { budget });
-        }
-        if self.nodes & 0xfff == 0 {
-            if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time) {
-                if Instant::now() > deadline {
-                    return Err(Error::TimeExhausted {
-                        millis: time.as_millis() as u64,
-                    });
-                }
-            }
-        }
-        Ok(())
+    fn boxes(&self) -> usize {
+        self.box_masks.len()
     }
 
     fn sides(&self, mask: u64, b: u8) -> u32 {
         (mask & self.box_masks[b as usize]).count_ones()
+    }
+
+    /// The box across edge `e` from box `b` ([`NO_BOX`] for the border).
+    fn across(&self, e: u32, b: u8) -> u8 {
+        let [x, y] = self.edge_boxes[e as usize];
+        if x == b { y } else { x }
     }
 
     /// The same position with each box's drawn border edges moved to the
@@ -393,18 +549,15 @@ impl EndgameSolver {
             .count() as i32
     }
 
-    /// Fail-soft alpha-beta: the margin of `mask` for the player to move if
-    /// it lies inside `(alpha, beta)`, else a bound on the far side.
-    fn search(&mut self, mask: u64, alpha: i32, beta: i32) -> Result<i32, Error> {
-        self.check_limits()?;
-        self.nodes += 1;
-        let mut sides = self.sides_of(mask);
-        let (mask, gain) = if self.rules.free_captures {
-            self.take_free_captures(mask, &mut sides)
-        } else {
-            (mask, 0)
-        };
-        Ok(gain + self.search_after_captures(mask, &sides, alpha - gain, beta - gain)?)
+    /// The single-edge step along `e`.
+    fn edge_step(&self, sides: &Sides, e: u32) -> Step {
+        let gain = self.gain_with(sides, e);
+        Step {
+            edges: 1 << e,
+            gain,
+            keeps_turn: gain > 0,
+            hint: e as u8,
+        }
     }
 
     /// Takes every free capture ([`Rules::free_captures`]): the position
@@ -413,15 +566,14 @@ impl EndgameSolver {
         let mut mask = mask;
         let mut gain = 0;
         'capture: loop {
-            for b in 0..self.box_masks.len() {
+            for b in 0..self.boxes() {
                 if sides[b] != 3 {
                     continue;
                 }
                 let e = (self.box_masks[b] & !mask).trailing_zeros();
-                let [x, y] = self.edge_boxes[e as usize];
-                let other = if x as usize == b { y } else { x };
+                let other = self.across(e, b as u8);
                 if other == NO_BOX || sides[other as usize] != 2 {
-                    for a in [x, y] {
+                    for a in self.edge_boxes[e as usize] {
                         if a != NO_BOX {
                             sides[a as usize] += 1;
                             gain += i32::from(sides[a as usize] == 4);
@@ -436,143 +588,150 @@ impl EndgameSolver {
         (mask, gain)
     }
 
-    /// Enhanced transposition cutoff ([`Rules::transposition_cutoffs`]):
-    /// a move whose child the table already proves at least `beta` for
-    /// the player to move here, and that bound, without searching it.
-    fn transposition_cutoff(
-        &self,
-        mask: u64,
-        sides: &Sides,
-        moves: &[u32],
-        beta: i32,
-    ) -> Option<(u32, i32)> {
-        for &e in moves {
-            let g = self.gain_with(sides, e);
-            let mut child_sides = *sides;
-            for b in self.edge_boxes[e as usize] {
-                if b != NO_BOX {
-                    child_sides[b as usize] += 1;
-                }
-            }
-            let (child, taken) = if self.rules.free_captures {
-                self.take_free_captures(mask | 1 << e, &mut child_sides)
-            } else {
-                (mask | 1 << e, 0)
-            };
-            // The child's value for its mover is `taken` plus the value of
-            // `child`, as `search` counts it.
-            let (key, _) = self.key(child);
-            let Some(entry) = self.table.probe(key) else {
-                continue;
-            };
-            let bound = if g > 0 {
-                g + taken + entry.lower
-            } else {
-                -(taken + entry.upper)
-            };
-            if bound >= beta {
-                return Some((e, bound));
-            }
+    /// The position after `step` with its free captures taken, and the
+    /// boxes those took: where the search of the child starts.
+    fn child_after_captures(&self, mask: u64, step: &Step) -> (u64, i32) {
+        let child = mask | step.edges;
+        if self.rules.free_captures {
+            let mut sides = self.sides_of(child);
+            self.take_free_captures(child, &mut sides)
+        } else {
+            (child, 0)
         }
-        None
     }
 
-    fn search_after_captures(
-        &mut self,
-        mask: u64,
-        sides: &Sides,
-        alpha: i32,
-        beta: i32,
-    ) -> Result<i32, Error> {
-        if mask == self.full {
-            return Ok(0);
-        }
-        let boxes = &sides[..self.box_masks.len()];
-        let remaining = boxes.iter().filter(|&&s| s != 4).count() as i32;
-        if remaining <= alpha {
-            return Ok(remaining);
-        }
-        if -remaining >= beta {
-            return Ok(-remaining);
-        }
-        if self.rules.component_values && boxes.iter().all(|&s| s == 2 || s == 4) {
-            if let Some(v) = self.simple_loony_value(mask) {
-                return Ok(v);
+    /// [`Rules::chain_captures`]: both turns for every capturable box, if
+    /// each heads a chain that ends on the border or at a box of at most
+    /// one side; `None` if some capturable box heads anything else.
+    fn chain_steps(&self, mask: u64, sides: &Sides) -> Option<(Steps, i32)> {
+        let free = self.full & !mask;
+        let mut steps = [Step::default(); 64];
+        let mut count = 0;
+        let mut all_boxes = 0;
+        for a in 0..self.boxes() as u8 {
+            if sides[a as usize] != 3 {
+                continue;
             }
-        }
-        let (key, symmetry) = self.key(mask);
-        let mut hint = NO_MOVE;
-        let nodes_before = self.nodes;
-        if let Some(entry) = self.table.probe(key) {
-            let (lower, upper) = (entry.lower, entry.upper);
-            if lower >= beta || lower == upper {
-                return Ok(lower);
+            let first = (free & self.box_masks[a as usize]).trailing_zeros();
+            let mut current = self.across(first, a);
+            if current == NO_BOX || sides[current as usize] != 2 {
+                return None;
             }
-            if upper <= alpha {
-                return Ok(upper);
+            // Boxes a = b0, b1, ..., bk along edges e0 .. ek; `before_last`
+            // is e(k-1), between the last two boxes.
+            let (mut edges, mut last) = (1u64 << first, first);
+            let mut before_last;
+            let mut boxes = 1;
+            loop {
+                boxes += 1;
+                let out = (free & self.box_masks[current as usize] & !edges).trailing_zeros();
+                (before_last, last) = (last, out);
+                edges |= 1 << out;
+                let next = self.across(out, current);
+                if next == NO_BOX {
+                    break;
+                }
+                match sides[next as usize] {
+                    2 => current = next,
+                    0 | 1 => break,
+                    _ => return None,
+                }
             }
-            if entry.best != NO_MOVE {
-                hint = self.inverse_maps[symmetry][entry.best as usize];
-            }
-        }
-
-        let (mut moves, count) = self.ordered_moves(mask, sides);
-        // The best move of an earlier search of this position goes first.
-        if let Some(i) = moves[..count].iter().position(|&m| m == u32::from(hint)) {
-            moves[..=i].rotate_right(1);
-        }
-        if self.rules.transposition_cutoffs
-            && (self.full & !mask).count_ones() >= CUTOFF_MIN_UNDRAWN
-        {
-            if let Some((e, bound)) = self.transposition_cutoff(mask, sides, &moves[..count], beta)
-            {
-                let entry = Entry {
-                    lower: bound,
-                    upper: remaining,
-                    best: self.edge_maps[symmetry][e as usize],
-                };
-                self.table.store(key, entry, 0);
-                return Ok(bound);
-            }
-        }
-        let mut best = i32::MIN;
-        let mut best_move = NO_MOVE;
-        let mut low = alpha;
-        for &e in &moves[..count] {
-            let g = self.gain_with(sides, e);
-            let child = mask | 1 << e;
-            let v = if g > 0 {
-                g + self.search(child, low - g, beta - g)?
-            } else {
-                -self.search(child, -beta, -low)?
+            steps[count] = Step {
+                edges,
+                gain: boxes,
+                keeps_turn: true,
+                hint: first as u8,
             };
-            if v > best {
-                best = v;
-                best_move = self.edge_maps[symmetry][e as usize];
-            }
-            low = low.max(v);
-            if low >= beta {
-                break;
-            }
+            steps[count + 1] = Step {
+                edges: edges & !(1 << before_last),
+                gain: boxes - 2,
+                keeps_turn: false,
+                hint: last as u8,
+            };
+            count += 2;
+            all_boxes += boxes;
         }
-        let (lower, upper) = if best <= alpha {
-            (-remaining, best)
-        } else if best >= beta {
-            (best, remaining)
-        } else {
-            (best, best)
-        };
-        let entry = Entry {
-            lower,
-            upper,
-            best: best_move,
-        };
-        self.table.store(key, entry, self.nodes - nodes_before);
-        Ok(best)
+        Some(((steps, count), all_boxes))
+    }
+
+    /// [`Rules::isolated_components`]: the isolated chains and loops of a
+    /// position without capturable boxes, one of each kind and length.
+    fn isolated_components(&self, mask: u64, sides: &Sides) -> ([Component; MAX_BOXES], usize) {
+        let free = self.full & !mask;
+        let mut out = [Component {
+            is_loop: false,
+            boxes: 0,
+            edges: 0,
+            opening: 0,
+        }; MAX_BOXES];
+        let mut count = 0;
+        let mut seen = 0u64;
+        for start in 0..self.boxes() as u8 {
+            if sides[start as usize] != 2 || seen & 1 << start != 0 {
+                continue;
+            }
+            let (mut stack, mut depth) = ([0u8; MAX_BOXES], 1);
+            stack[0] = start;
+            seen |= 1 << start;
+            let (mut boxes, mut edges, mut ground, mut isolated) = (0u8, 0u64, 0u64, true);
+            while depth > 0 {
+                depth -= 1;
+                let b = stack[depth];
+                boxes += 1;
+                let mut own = free & self.box_masks[b as usize];
+                edges |= own;
+                while own != 0 {
+                    let e = own.trailing_zeros();
+                    own &= own - 1;
+                    let other = self.across(e, b);
+                    if other == NO_BOX {
+                        ground |= 1 << e;
+                    } else if sides[other as usize] != 2 {
+                        isolated = false;
+                    } else if seen & 1 << other == 0 {
+                        seen |= 1 << other;
+                        stack[depth] = other;
+                        depth += 1;
+                    }
+                }
+            }
+            if !isolated {
+                continue;
+            }
+            let is_loop = ground == 0;
+            let opening = if is_loop || boxes == 1 {
+                edges.trailing_zeros()
+            } else if boxes == 2 {
+                // The edge between the two boxes: the hard-hearted handout.
+                (edges & !ground).trailing_zeros()
+            } else {
+                ground.trailing_zeros()
+            };
+            let component = Component {
+                is_loop,
+                boxes,
+                edges,
+                opening,
+            };
+            if let Some(twin) = out[..count]
+                .iter_mut()
+                .find(|c| c.is_loop == is_loop && c.boxes == boxes)
+            {
+                // Alike: only the first is opened; the twin's edges are
+                // dropped as well.
+                twin.edges |= edges;
+                continue;
+            }
+            out[count] = component;
+            count += 1;
+        }
+        out[..count].sort_unstable_by_key(|c| (c.boxes, c.is_loop));
+        (out, count)
     }
 
     /// The moves worth searching, best first, in a buffer with their count.
-    fn ordered_moves(&self, mask: u64, sides: &Sides) -> ([u32; 64], usize) {
+    fn ordered_moves(&self, mask: u64, sides: &Sides) -> Steps {
         let free = self.full & !mask;
         let mut candidates = free;
         if self.rules.border_edges {
@@ -584,8 +743,25 @@ impl EndgameSolver {
                 }
             }
         }
-        let mut moves = [0u32; 64];
+        let mut steps = [Step::default(); 64];
         let mut count = 0;
+        let any_capturable = sides[..self.boxes()].contains(&3);
+        let (components, component_count) = if self.rules.isolated_components && !any_capturable {
+            self.isolated_components(mask, sides)
+        } else {
+            (
+                [Component {
+                    is_loop: false,
+                    boxes: 0,
+                    edges: 0,
+                    opening: 0,
+                }; MAX_BOXES],
+                0,
+            )
+        };
+        for c in &components[..component_count] {
+            candidates &= !c.edges;
+        }
         // Exposure of each non-capturing edge: boxes it gives a third side.
         let mut by_exposure = [0u64; 3];
         let mut captures = 0u64;
@@ -612,7 +788,7 @@ impl EndgameSolver {
             }
         }
         let (centre_first, centre_rank) = (&self.centre_first, &self.centre_rank);
-        let mut push = |mut set: u64| {
+        let push = |mut set: u64, steps: &mut [Step; 64], count: &mut usize| {
             // Renumber the set by distance from the centre, then read it
             // out in that order.
             let mut ranks = 0u64;
@@ -621,12 +797,13 @@ impl EndgameSolver {
                 set &= set - 1;
             }
             while ranks != 0 {
-                moves[count] = centre_first[ranks.trailing_zeros() as usize];
-                count += 1;
+                let e = centre_first[ranks.trailing_zeros() as usize];
+                steps[*count] = self.edge_step(sides, e);
+                *count += 1;
                 ranks &= ranks - 1;
             }
         };
-        push(captures);
+        push(captures, &mut steps, &mut count);
         if captures != 0 && self.rules.loony_moves {
             // The double-deal for each capturable box A: the other free edge
             // of the two-sided box B its capture edge leads into.
@@ -641,42 +818,605 @@ impl EndgameSolver {
                     }
                 }
             }
-            push(double_deals & !captures);
-            return (moves, count);
+            push(double_deals & !captures, &mut steps, &mut count);
+            return (steps, count);
         }
-        for set in by_exposure {
-            push(set);
+        push(by_exposure[0], &mut steps, &mut count);
+        for c in &components[..component_count] {
+            steps[count] = self.edge_step(sides, c.opening);
+            count += 1;
         }
-        (moves, count)
+        push(by_exposure[1], &mut steps, &mut count);
+        push(by_exposure[2], &mut steps, &mut count);
+        (steps, count)
+    }
+}
+
+impl EndgameSolver {
+    /// A solver with every rule and the default table size.
+    pub fn new(board: Dots, limits: SearchLimits) -> EndgameSolver {
+        let bytes = limits
+            .table_bytes
+            .unwrap_or_else(|| default_table_bytes(board));
+        let bits = entry_bits_within(board, bytes);
+        EndgameSolver::with_rules(board, limits, Rules::ALL, bits)
+    }
+
+    /// A solver with chosen rules and a table of `2^table_bits` entries (8
+    /// bytes each, 16 where a board's key is too long for the table's
+    /// quotient to fit beside the data: see the `transposition` module).
+    pub fn with_rules(
+        board: Dots,
+        limits: SearchLimits,
+        rules: Rules,
+        table_bits: u32,
+    ) -> EndgameSolver {
+        // Allocated by the first search: an oracle that answers from a
+        // table never needs it.
+        let mut table = TranspositionTable::new(table_bits, board.edges());
+        table.set_merge(rules.two_bounds);
+        EndgameSolver {
+            board,
+            geo: Geometry::new(board, rules),
+            threads: threads_of(limits),
+            limits,
+            table,
+            busy: Box::new([]),
+            nodes: 0,
+            loony_memo: HashMap::new(),
+        }
+    }
+
+    /// The table's size, as the exponent of its entries.
+    pub fn table_bits(&self) -> u32 {
+        self.table.entry_bits()
+    }
+
+    /// Positions visited so far, by all threads (captures played without
+    /// branching count with the position they start from).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The threads a search of a position with `undrawn` edges runs on.
+    fn threads_for(&self, undrawn: u32) -> usize {
+        if undrawn < PARALLEL_MIN_UNDRAWN || !self.table.shareable() {
+            1
+        } else {
+            self.threads
+        }
+    }
+
+    /// One null-window (or any-window) search of `mask` on the solver's
+    /// threads: fail-soft, the value if inside `(alpha, beta)`, else a
+    /// bound on the far side.
+    fn run(
+        &mut self,
+        mask: u64,
+        alpha: i32,
+        beta: i32,
+        deadline: Option<Instant>,
+    ) -> Result<i32, Error> {
+        let threads = self.threads_for((self.geo.full & !mask).count_ones());
+        if threads > 1 && self.busy.is_empty() {
+            self.busy = bytemuck::zeroed_slice_box(BUSY_SLOTS);
+        }
+        let shared = Shared {
+            table: &self.table,
+            limits: self.limits,
+            deadline,
+            nodes: AtomicU64::new(self.nodes),
+            stop: AtomicBool::new(false),
+            busy: if threads > 1 { &self.busy } else { &[] },
+            result: Mutex::new(None),
+        };
+        let geo = &self.geo;
+        let memo = std::mem::take(&mut self.loony_memo);
+        let memo = std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(|| {
+                    let mut helper = Worker::new(geo, &shared, HashMap::new());
+                    let result = helper.search(mask, alpha, beta);
+                    helper.finish(result);
+                });
+            }
+            let mut main = Worker::new(geo, &shared, memo);
+            let result = main.search(mask, alpha, beta);
+            main.finish(result);
+            main.loony_memo
+        });
+        self.loony_memo = memo;
+        self.nodes = shared.nodes.load(Ordering::Relaxed);
+        let result = shared
+            .result
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // The main thread always records a result unless another did.
+        result.unwrap_or(Err(Error::BudgetExhausted { budget: 0 }))
+    }
+
+    /// The MTD(f) loop (Plaat et al. 1996): null windows from a guess
+    /// until the bounds meet, narrowing `lower`/`upper` as tests prove.
+    /// Margins have the parity of the remaining boxes, so tests sit on
+    /// possible values.
+    fn narrow(
+        &mut self,
+        bounds: &mut (i32, i32),
+        mut guess: i32,
+        test: impl Fn(&mut EndgameSolver, i32) -> Result<i32, Error>,
+    ) -> Result<(), Error> {
+        let parity = bounds.1.rem_euclid(2);
+        while bounds.0 < bounds.1 {
+            let t = guess.clamp(bounds.0, bounds.1 - 2);
+            let v = test(self, t)?;
+            if v > t {
+                bounds.0 = v.max(bounds.0);
+                guess = bounds.0;
+            } else {
+                bounds.1 = v.min(bounds.1);
+                guess = bounds.1 - 2;
+            }
+            // A fail-soft bound need not be a possible margin (the chain
+            // bound is not); the margin has the parity of the remaining
+            // boxes, so the bounds round inwards to it.
+            *bounds = to_parity(*bounds, parity);
+        }
+        Ok(())
+    }
+
+    /// The exact margin of `position` for the player to move.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] when the limits
+    /// run out first: the answer is unknown within the budget.
+    pub fn solve(&mut self, position: Edges) -> Result<Score, Error> {
+        self.table.allocate();
+        let deadline = self.limits.time.map(|t| Instant::now() + t);
+        let remaining = self.board.remaining_boxes(position.0) as i32;
+        let mut bounds = (-remaining, remaining);
+        let guess = if remaining % 2 == 0 { 0 } else { -1 };
+        let mask = position.0;
+        self.narrow(&mut bounds, guess, |solver, t| {
+            solver.run(mask, t, t + 1, deadline)
+        })?;
+        Ok(bounds.0)
+    }
+
+    /// The value of `position` and of every move, from one search: the
+    /// position's value first, then each class of moves whose children are
+    /// symmetric, starting from the bounds the table holds for its child
+    /// and at most the position's value. Within the limits; what is not
+    /// known when they run out is left as bounds
+    /// ([`Analysis::unknown`] says why).
+    pub fn analyse(&mut self, position: Edges) -> Analysis {
+        self.table.allocate();
+        let deadline = self.limits.time.map(|t| Instant::now() + t);
+        let mask = position.0;
+        let remaining = self.board.remaining_boxes(mask) as i32;
+        let mut root = (-remaining, remaining);
+        let guess = if remaining % 2 == 0 { 0 } else { -1 };
+        let mut unknown = self
+            .narrow(&mut root, guess, |solver, t| {
+                solver.run(mask, t, t + 1, deadline)
+            })
+            .err();
+        let sides = self.geo.sides_of(mask);
+        let free = self.geo.full & !mask;
+        // Classes of moves with symmetric children (the same key, so the
+        // same gain and value): the first move of each stands for it.
+        let mut classes: Vec<(u64, Step, (i32, i32))> = Vec::new();
+        let mut class_of = Vec::new();
+        let mut bits = free;
+        while bits != 0 {
+            let e = bits.trailing_zeros();
+            bits &= bits - 1;
+            let step = self.geo.edge_step(&sides, e);
+            let (child, taken) = self.geo.child_after_captures(mask, &step);
+            let key = self.geo.key(child).0;
+            let index = match classes
+                .iter()
+                .position(|c| c.0 == key && c.1.gain == step.gain)
+            {
+                Some(i) => i,
+                None => {
+                    let mut bounds = (-remaining, root.1.min(remaining));
+                    if let Some(entry) = self.table.probe(key) {
+                        let (lo, hi) = (taken + entry.lower, taken + entry.upper);
+                        let (lo, hi) = if step.keeps_turn {
+                            (step.gain + lo, step.gain + hi)
+                        } else {
+                            (step.gain - hi, step.gain - lo)
+                        };
+                        bounds = (bounds.0.max(lo), bounds.1.min(hi));
+                    }
+                    classes.push((key, step, to_parity(bounds, remaining.rem_euclid(2))));
+                    classes.len() - 1
+                }
+            };
+            class_of.push((e, index));
+        }
+        if unknown.is_none() {
+            for class in &mut classes {
+                let step = class.1;
+                let mut bounds = class.2;
+                // The first test at the top (is the move as good as the
+                // best?), then halving.
+                let mut first = true;
+                let result = loop {
+                    if bounds.0 >= bounds.1 {
+                        break Ok(());
+                    }
+                    let t = if first {
+                        bounds.1 - 2
+                    } else {
+                        let mid = (bounds.0 + bounds.1) / 2;
+                        // On the parity of the margins, below the top.
+                        let mid = mid - (mid - bounds.1).rem_euclid(2);
+                        mid.min(bounds.1 - 2)
+                    };
+                    first = false;
+                    let v = if step.keeps_turn {
+                        self.run(
+                            mask | step.edges,
+                            t - step.gain,
+                            t + 1 - step.gain,
+                            deadline,
+                        )
+                        .map(|v| step.gain + v)
+                    } else {
+                        self.run(
+                            mask | step.edges,
+                            step.gain - t - 1,
+                            step.gain - t,
+                            deadline,
+                        )
+                        .map(|v| step.gain - v)
+                    };
+                    match v {
+                        Ok(v) if v > t => bounds.0 = bounds.0.max(v),
+                        Ok(v) => bounds.1 = bounds.1.min(v),
+                        Err(e) => break Err(e),
+                    }
+                    bounds = to_parity(bounds, remaining.rem_euclid(2));
+                };
+                class.2 = bounds;
+                if let Err(e) = result {
+                    unknown = Some(e);
+                    break;
+                }
+            }
+        }
+        let moves = class_of
+            .into_iter()
+            .map(|(edge, i)| MoveBounds {
+                edge,
+                lower: classes[i].2.0,
+                upper: classes[i].2.1,
+            })
+            .collect();
+        Analysis {
+            lower: root.0,
+            upper: root.1,
+            moves,
+            unknown,
+        }
+    }
+}
+
+#[cfg(test)]
+impl EndgameSolver {
+    /// The component recursion alone, for tests.
+    fn simple_loony_value(&mut self, mask: u64) -> Option<i32> {
+        let shared = Shared {
+            table: &self.table,
+            limits: self.limits,
+            deadline: None,
+            nodes: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            busy: &[],
+            result: Mutex::new(None),
+        };
+        Worker::new(&self.geo, &shared, HashMap::new()).simple_loony_value(mask)
+    }
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        geo: &'a Geometry,
+        shared: &'a Shared<'a>,
+        loony_memo: HashMap<Vec<(bool, u8)>, i32>,
+    ) -> Worker<'a> {
+        Worker {
+            geo,
+            shared,
+            count: 0,
+            flushed: 0,
+            loony_memo,
+        }
+    }
+
+    fn flush(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.count - self.flushed, Ordering::Relaxed);
+        self.flushed = self.count;
+    }
+
+    /// Adds this thread's nodes to the count and records its result if it
+    /// is the first.
+    fn finish(&mut self, result: Result<i32, Halt>) {
+        self.flush();
+        let result = match result {
+            Ok(v) => Ok(v),
+            Err(Halt::Limit(e)) => Err(e),
+            Err(Halt::Stopped) => return,
+        };
+        let mut first = self
+            .shared
+            .result
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if first.is_none() {
+            *first = Some(result);
+        }
+        self.shared.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Counts a node; checked before it counts, so a one-thread search
+    /// that stops has visited exactly its budget.
+    fn tick(&mut self) -> Result<(), Halt> {
+        if let Some(budget) = self.shared.limits.nodes {
+            let total = self.shared.nodes.load(Ordering::Relaxed) + (self.count - self.flushed);
+            if total >= budget {
+                return Err(Halt::Limit(Error::BudgetExhausted { budget }));
+            }
+        }
+        if self.count % TICK == 0 {
+            self.flush();
+            if self.shared.stop.load(Ordering::Relaxed) {
+                return Err(Halt::Stopped);
+            }
+            if let (Some(deadline), Some(time)) = (self.shared.deadline, self.shared.limits.time) {
+                if Instant::now() > deadline {
+                    return Err(Halt::Limit(Error::TimeExhausted {
+                        millis: time.as_millis() as u64,
+                    }));
+                }
+            }
+        }
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Fail-soft alpha-beta: the margin of `mask` for the player to move if
+    /// it lies inside `(alpha, beta)`, else a bound on the far side.
+    fn search(&mut self, mask: u64, alpha: i32, beta: i32) -> Result<i32, Halt> {
+        self.tick()?;
+        let mut sides = self.geo.sides_of(mask);
+        let (mask, gain) = if self.geo.rules.free_captures {
+            self.geo.take_free_captures(mask, &mut sides)
+        } else {
+            (mask, 0)
+        };
+        Ok(gain + self.search_after_captures(mask, &sides, alpha - gain, beta - gain)?)
+    }
+
+    /// The value of `step` from `mask` for the player to move there.
+    fn step_value(&mut self, mask: u64, step: &Step, low: i32, beta: i32) -> Result<i32, Halt> {
+        let child = mask | step.edges;
+        let g = step.gain;
+        Ok(if step.keeps_turn {
+            g + self.search(child, low - g, beta - g)?
+        } else {
+            g - self.search(child, g - beta, g - low)?
+        })
+    }
+
+    /// Enhanced transposition cutoff ([`Rules::transposition_cutoffs`]):
+    /// a step whose child the table already proves at least `beta` for
+    /// the player to move here, and that bound, without searching it.
+    fn transposition_cutoff(&self, mask: u64, steps: &[Step], beta: i32) -> Option<(u8, i32)> {
+        for step in steps {
+            let (child, taken) = self.geo.child_after_captures(mask, step);
+            // The child's value for its mover is `taken` plus the value of
+            // `child`, as `search` counts it.
+            let (key, _) = self.geo.key(child);
+            let Some(entry) = self.shared.table.probe(key) else {
+                continue;
+            };
+            let bound = if step.keeps_turn {
+                step.gain + taken + entry.lower
+            } else {
+                step.gain - (taken + entry.upper)
+            };
+            if bound >= beta {
+                return Some((step.hint, bound));
+            }
+        }
+        None
+    }
+
+    /// The slot of the busy table for a child mask.
+    fn busy_slot(&self, child: u64) -> &AtomicU64 {
+        let hash = child.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48;
+        &self.shared.busy[hash as usize % self.shared.busy.len()]
+    }
+
+    fn search_after_captures(
+        &mut self,
+        mask: u64,
+        sides: &Sides,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Halt> {
+        let geo = self.geo;
+        if mask == geo.full {
+            return Ok(0);
+        }
+        let boxes = &sides[..geo.boxes()];
+        let remaining = boxes.iter().filter(|&&s| s != 4).count() as i32;
+        if remaining <= alpha {
+            return Ok(remaining);
+        }
+        if -remaining >= beta {
+            return Ok(-remaining);
+        }
+        if geo.rules.component_values && boxes.iter().all(|&s| s == 2 || s == 4) {
+            if let Some(v) = self.simple_loony_value(mask) {
+                return Ok(v);
+            }
+        }
+        // Chain steps and their bound come before the table: the bound
+        // often settles a sacrifice's refutation without the canonical key
+        // and a probe.
+        let chain = if geo.rules.chain_captures && boxes.contains(&3) {
+            geo.chain_steps(mask, sides)
+        } else {
+            None
+        };
+        let table = self.shared.table;
+        if let Some((_, chain_boxes)) = chain.filter(|_| geo.rules.chain_bound) {
+            let bound = chain_boxes - 2;
+            if bound >= beta {
+                return Ok(bound);
+            }
+        }
+        let (key, symmetry) = geo.key(mask);
+        let mut hint = NO_MOVE;
+        let nodes_before = self.count;
+        if let Some(entry) = table.probe(key) {
+            let (lower, upper) = (entry.lower, entry.upper);
+            if lower >= beta || lower == upper {
+                return Ok(lower);
+            }
+            if upper <= alpha {
+                return Ok(upper);
+            }
+            if entry.best != NO_MOVE {
+                hint = geo.inverse_maps[symmetry][entry.best as usize];
+            }
+        }
+
+        let (mut steps, count) = match chain {
+            Some((steps, _)) => steps,
+            None => geo.ordered_moves(mask, sides),
+        };
+        // The best move of an earlier search of this position goes first.
+        if let Some(i) = steps[..count].iter().position(|s| s.hint == hint) {
+            steps[..=i].rotate_right(1);
+        }
+        let undrawn = (geo.full & !mask).count_ones();
+        if geo.rules.transposition_cutoffs && undrawn >= CUTOFF_MIN_UNDRAWN {
+            if let Some((e, bound)) = self.transposition_cutoff(mask, &steps[..count], beta) {
+                let entry = Entry {
+                    lower: bound,
+                    upper: remaining,
+                    best: geo.edge_maps[symmetry][e as usize],
+                };
+                table.store(key, entry, 0);
+                return Ok(bound);
+            }
+        }
+        let defer = !self.shared.busy.is_empty() && undrawn >= DEFER_MIN_UNDRAWN;
+        let mut order = [0u8; 64];
+        for (i, slot) in order[..count].iter_mut().enumerate() {
+            *slot = i as u8;
+        }
+        let mut len = count;
+        let mut best = i32::MIN;
+        let mut best_move = NO_MOVE;
+        let mut low = alpha;
+        'passes: for pass in 0..2 {
+            let mut deferred = [0u8; 64];
+            let mut deferred_count = 0;
+            for &i in &order[..len] {
+                let step = steps[usize::from(i)];
+                let child = mask | step.edges;
+                // Young brothers another thread is searching wait for the
+                // second pass (ABDADA); the eldest is always searched.
+                let marked = if defer && i > 0 {
+                    let slot = self.busy_slot(child);
+                    if pass == 0 && slot.load(Ordering::Relaxed) == child + 1 {
+                        deferred[deferred_count] = i;
+                        deferred_count += 1;
+                        continue;
+                    }
+                    slot.store(child + 1, Ordering::Relaxed);
+                    true
+                } else {
+                    false
+                };
+                let value = self.step_value(mask, &step, low, beta);
+                if marked {
+                    let _ = self.busy_slot(child).compare_exchange(
+                        child + 1,
+                        0,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                }
+                let v = value?;
+                if v > best {
+                    best = v;
+                    best_move = geo.edge_maps[symmetry][step.hint as usize];
+                }
+                low = low.max(v);
+                if low >= beta {
+                    break 'passes;
+                }
+            }
+            if deferred_count == 0 {
+                break;
+            }
+            order = deferred;
+            len = deferred_count;
+        }
+        let (lower, upper) = if best <= alpha {
+            (-remaining, best)
+        } else if best >= beta {
+            (best, remaining)
+        } else {
+            (best, best)
+        };
+        let entry = Entry {
+            lower,
+            upper,
+            best: best_move,
+        };
+        table.store(key, entry, self.count - nodes_before);
+        Ok(best)
     }
 
     /// The value of a simple loony endgame (every unclaimed box has two
-    /// sides, chains of 3+ and loops of 4+), or `None` for other positions.
+    /// sides, chains of 3+ and loops of 4+, or chains of any length with
+    /// [`Rules::short_chains`]), or `None` for other positions.
     fn simple_loony_value(&mut self, mask: u64) -> Option<i32> {
-        let boxes = self.box_masks.len();
+        let geo = self.geo;
+        let boxes = geo.boxes();
         let mut open = 0u64; // unclaimed boxes, as a bit set
         for b in 0..boxes {
-            match self.sides(mask, b as u8) {
+            match geo.sides(mask, b as u8) {
                 2 => open |= 1 << b,
                 4 => {}
                 _ => return None,
             }
         }
-        let free = self.full & !mask;
+        let free = geo.full & !mask;
         // The boxes across each free edge of box b (NO_BOX for the border).
         let neighbours = |b: usize| -> [u8; 2] {
             let mut out = [NO_BOX; 2];
-            let mut edges = free & self.box_masks[b];
+            let mut edges = free & geo.box_masks[b];
             let mut i = 0;
             while edges != 0 {
                 let e = edges.trailing_zeros();
                 edges &= edges - 1;
-                let [x, y] = self.edge_boxes[e as usize];
-                out[i] = if x as usize == b { y } else { x };
+                out[i] = geo.across(e, b as u8);
                 i += 1;
             }
             out
         };
+        let shortest_chain = if geo.rules.short_chains { 1 } else { 3 };
         let mut components = Vec::new();
         let mut unseen = open;
         // Chains first: start at a box with a free edge on the border.
@@ -705,7 +1445,7 @@ impl EndgameSolver {
                     }
                 }
                 let is_loop = pass == 1;
-                if length < if is_loop { 4 } else { 3 } {
+                if length < if is_loop { 4 } else { shortest_chain } {
                     return None;
                 }
                 components.push((is_loop, length));
@@ -717,7 +1457,9 @@ impl EndgameSolver {
 
     /// Berlekamp's recursion for simple loony endgames: the player to move
     /// opens the component that is best for them; the opponent takes it all
-    /// and moves next, or takes all but 2 (4 in a loop) and hands them over.
+    /// and moves next, or takes all but 2 (4 in a loop) and hands them over
+    /// (not possible in a chain of one or two: a two-chain is opened in its
+    /// middle).
     fn components_value(&mut self, components: Vec<(bool, u8)>) -> i32 {
         if components.is_empty() {
             return 0;
@@ -735,8 +1477,11 @@ impl EndgameSolver {
             rest.remove(i);
             let after = self.components_value(rest);
             let n = i32::from(length);
-            let handed_back = if is_loop { 8 } else { 4 };
-            let opponent = (n + after).max(n - handed_back - after);
+            let opponent = match (is_loop, length) {
+                (true, _) => (n + after).max(n - 8 - after),
+                (false, 3..) => (n + after).max(n - 4 - after),
+                (false, _) => n + after,
+            };
             best = best.max(-opponent);
         }
         self.loony_memo.insert(components, best);
@@ -761,6 +1506,19 @@ impl ExactSolver<Edges> for EndgameSolver {
 
     fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// [`EndgameSolver::analyse`]: the moves in edge order, the order of
+    /// [`Dots::moves`](Game::moves).
+    fn score_moves(&mut self, position: Edges) -> Option<Result<(Score, Vec<Score>), Error>> {
+        let analysis = self.analyse(position);
+        Some(match analysis.unknown {
+            Some(error) => Err(error),
+            None => Ok((
+                analysis.lower,
+                analysis.moves.iter().map(|m| m.lower).collect(),
+            )),
+        })
     }
 }
 
@@ -797,13 +1555,34 @@ mod tests {
             ("none", Rules::NONE),
             ("free captures", only(|r| r.free_captures = true)),
             ("loony moves", only(|r| r.loony_moves = true)),
+            ("chain captures", only(|r| r.chain_captures = true)),
+            (
+                "chain bound",
+                only(|r| {
+                    r.chain_captures = true;
+                    r.chain_bound = true;
+                }),
+            ),
             ("component values", only(|r| r.component_values = true)),
+            (
+                "short chains",
+                only(|r| {
+                    r.component_values = true;
+                    r.short_chains = true;
+                }),
+            ),
+            (
+                "isolated components",
+                only(|r| r.isolated_components = true),
+            ),
+            ("two bounds", only(|r| r.two_bounds = true)),
             ("symmetry", only(|r| r.symmetry = true)),
             ("border edges", only(|r| r.border_edges = true)),
             (
                 "transposition cutoffs",
                 only(|r| r.transposition_cutoffs = true),
             ),
+            ("before", Rules::BEFORE),
             ("all", Rules::ALL),
         ]
     }

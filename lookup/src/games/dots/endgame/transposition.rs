@@ -1,5 +1,5 @@
 //! The endgame solver's transposition table: buckets of four 8-byte
-//! entries, keyed exactly.
+//! entries, keyed exactly, shared by the search's threads.
 //!
 //! A key (a canonical edge mask of `key_bits` bits) is first scrambled by a
 //! bijection of `key_bits`-bit numbers; the top bits of the scramble pick a
@@ -16,7 +16,16 @@
 //! the best move (6, [`NO_MOVE`] for none), the work (5: `log2` of the
 //! positions its search visited, plus one), then the quotient (up to 39
 //! bits). A zero word is an empty slot: a stored `lower + 64` is never 0.
-//! A new table is all zero bytes, which the allocator hands out as
+//!
+//! Threads share the table without locks: every word is an atomic and
+//! holds its own quotient, so a word read is always one whole entry of the
+//! key it names (Hyatt and Mann's lockless hashing needs its XOR only
+//! because their keys and data are two words). Two threads storing at
+//! once may lose one store; a lost store loses work, never correctness,
+//! since every stored bound is true. Wide tables (two words an entry) are
+//! used by one thread only ([`TranspositionTable::shareable`]).
+//!
+//! A new table is a zeroed allocation, which the allocator hands out as
 //! untouched pages, so a solver asked one small question does not pay for
 //! clearing a big table.
 //!
@@ -26,6 +35,8 @@
 //! "depth-preferred" schemes of Breuker, Uiterwijk and van den Herik,
 //! "Replacement schemes for transposition tables", ICCA Journal 17(4),
 //! 1994, with subtree size as the measure, their "Big" scheme).
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries of one bucket: 32 bytes, half a cache line.
 const WAYS: usize = 4;
@@ -45,75 +56,25 @@ pub(super) struct Entry {
     pub best: u8,
 }
 
-/// Zeroed memory for the table: an anonymous mapping advised to use huge
-/// pages where the system allows it (a probe lands anywhere in hundreds of
-/// megabytes, and with 4 KiB pages nearly every probe also misses the TLB;
-/// Linux's transparent huge pages are often `madvise` only), else the heap.
-/// `memmap2`'s anonymous maps and advice are safe calls.
-#[derive(Debug)]
-enum Memory {
-    Mapped(memmap2::MmapMut),
-    Heap(Vec<u8>),
-}
-
-/// Tables smaller than this stay on the heap's 4 KiB pages: a huge page is
-/// zeroed whole when first touched, so a short search that touches a few
-/// thousand scattered entries of a huge-page table would clear all of it
-/// (the bench's fresh 3x3 searches took half as long again), while only long
-/// searches over big tables gain from fewer TLB misses. The HTTP server's
-/// searches (64 MiB tables) stay below it, `solvedb search dots:4x4`'s
-/// default 256 MiB above.
-const HUGE_PAGES_FROM: usize = 128 << 20;
-
-impl Memory {
-    fn zeroed(bytes: usize) -> Memory {
-        if bytes < HUGE_PAGES_FROM {
-            return Memory::Heap(vec![0; bytes]);
-        }
-        match memmap2::MmapMut::map_anon(bytes) {
-            Ok(map) => {
-                #[cfg(target_os = "linux")]
-                // Only advice: without huge pages the table works the same.
-                let _ = map.advise(memmap2::Advice::HugePage);
-                Memory::Mapped(map)
-            }
-            Err(_) => Memory::Heap(vec![0; bytes]),
-        }
-    }
-
-    fn bytes(&self) -> &[u8] {
-        match self {
-            Memory::Mapped(map) => map,
-            Memory::Heap(vec) => vec,
-        }
-    }
-
-    fn bytes_mut(&mut self) -> &mut [u8] {
-        match self {
-            Memory::Mapped(map) => map,
-            Memory::Heap(vec) => vec,
-        }
-    }
-
-    fn word(&self, i: usize) -> u64 {
-        let bytes: [u8; 8] = self.bytes()[i * 8..i * 8 + 8].try_into().expect("8 bytes");
-        u64::from_ne_bytes(bytes)
-    }
-
-    fn set_word(&mut self, i: usize, word: u64) {
-        self.bytes_mut()[i * 8..i * 8 + 8].copy_from_slice(&word.to_ne_bytes());
-    }
+/// Zeroed atomic words: `bytemuck`'s zeroed allocation (the system's
+/// calloc, so untouched pages until first use) of a type for which all
+/// zero bits are a valid value.
+fn zeroed_words(count: usize) -> Box<[AtomicU64]> {
+    bytemuck::zeroed_slice_box(count)
 }
 
 #[derive(Debug)]
 pub(super) struct TranspositionTable {
-    /// Entry words, `WAYS` a bucket; `None` until allocated.
-    words: Option<Memory>,
+    /// Entry words, `WAYS` a bucket; empty until allocated.
+    words: Box<[AtomicU64]>,
     /// Whole keys beside the words when the quotient does not fit (else
     /// empty).
-    keys: Vec<u64>,
+    keys: Box<[AtomicU64]>,
     bucket_bits: u32,
     key_bits: u32,
+    /// Whether `store` narrows a stored entry by the new bounds (both
+    /// bounds kept), or replaces it with them.
+    merge: bool,
 }
 
 impl TranspositionTable {
@@ -130,31 +91,49 @@ impl TranspositionTable {
     /// for keys of `key_bits` bits.
     pub fn new(entry_bits: u32, key_bits: u32) -> TranspositionTable {
         TranspositionTable {
-            words: None,
-            keys: Vec::new(),
+            words: Box::new([]),
+            keys: Box::new([]),
             bucket_bits: entry_bits.saturating_sub(WAYS.ilog2()),
             key_bits,
+            merge: true,
         }
+    }
+
+    /// Whether a stored entry keeps the bounds of earlier stores of its
+    /// position (the default: both bounds, Barker and Korf 2012) or only
+    /// the latest search's.
+    pub fn set_merge(&mut self, merge: bool) {
+        self.merge = merge;
     }
 
     /// Allocates the table on first use.
     pub fn allocate(&mut self) {
-        if self.words.is_none() {
+        if self.words.is_empty() {
             let entries = WAYS << self.bucket_bits;
-            self.words = Some(Memory::zeroed(entries * 8));
+            self.words = zeroed_words(entries);
             if self.wide() {
-                self.keys = vec![0; entries];
+                self.keys = zeroed_words(entries);
             }
         }
     }
 
-    fn word(&self, i: usize) -> u64 {
-        self.words.as_ref().map_or(0, |m| m.word(i))
+    /// The number of entries, as an exponent of two.
+    pub fn entry_bits(&self) -> u32 {
+        self.bucket_bits + WAYS.ilog2()
     }
 
-    fn set_word(&mut self, i: usize, word: u64) {
-        if let Some(m) = &mut self.words {
-            m.set_word(i, word);
+    /// Whether threads may share the table: entries of one word.
+    pub fn shareable(&self) -> bool {
+        !self.wide()
+    }
+
+    fn word(&self, i: usize) -> u64 {
+        self.words.get(i).map_or(0, |w| w.load(Ordering::Relaxed))
+    }
+
+    fn set_word(&self, i: usize, word: u64) {
+        if let Some(w) = self.words.get(i) {
+            w.store(word, Ordering::Relaxed);
         }
     }
 
@@ -184,35 +163,45 @@ impl TranspositionTable {
         (bucket, quotient)
     }
 
-    /// Whether entry `i` holds `key`.
-    fn holds(&self, i: usize, key: u64, quotient: u64) -> bool {
-        let word = self.word(i);
-        word != 0 && word >> DATA_BITS == quotient && (self.keys.is_empty() || self.keys[i] == key)
+    /// Whether `word`, read from entry `i`, holds `key`.
+    fn holds(&self, i: usize, word: u64, key: u64, quotient: u64) -> bool {
+        word != 0
+            && word >> DATA_BITS == quotient
+            && (self.keys.is_empty() || self.keys[i].load(Ordering::Relaxed) == key)
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let (bucket, quotient) = self.place(key);
-        (bucket * WAYS..(bucket + 1) * WAYS)
-            .find(|&i| self.holds(i, key, quotient))
-            .map(|i| unpack(self.word(i)).0)
+        (bucket * WAYS..(bucket + 1) * WAYS).find_map(|i| {
+            let word = self.word(i);
+            self.holds(i, word, key, quotient).then(|| unpack(word).0)
+        })
     }
 
     /// Records bounds on `key`'s value, the best move found and the
     /// positions the search visited.
-    pub fn store(&mut self, key: u64, entry: Entry, nodes: u64) {
+    pub fn store(&self, key: u64, entry: Entry, nodes: u64) {
         let (bucket, quotient) = self.place(key);
         let work = (nodes + 1).ilog2() + 1;
         let ways = bucket * WAYS..(bucket + 1) * WAYS;
-        if let Some(i) = ways.clone().find(|&i| self.holds(i, key, quotient)) {
-            let (old, old_work) = unpack(self.word(i));
-            let merged = Entry {
-                lower: entry.lower.max(old.lower),
-                upper: entry.upper.min(old.upper),
-                best: if entry.best == NO_MOVE {
-                    old.best
-                } else {
-                    entry.best
-                },
+        let found = ways.clone().find_map(|i| {
+            let word = self.word(i);
+            self.holds(i, word, key, quotient).then_some((i, word))
+        });
+        if let Some((i, word)) = found {
+            let (old, old_work) = unpack(word);
+            let merged = if self.merge {
+                Entry {
+                    lower: entry.lower.max(old.lower),
+                    upper: entry.upper.min(old.upper),
+                    best: if entry.best == NO_MOVE {
+                        old.best
+                    } else {
+                        entry.best
+                    },
+                }
+            } else {
+                entry
             };
             self.set_word(i, pack(merged, work.max(old_work), quotient));
             return;
@@ -223,10 +212,10 @@ impl TranspositionTable {
                 word => unpack(word).1 + 1,
             })
             .unwrap_or(0);
-        self.set_word(i, pack(entry, work, quotient));
-        if !self.keys.is_empty() {
-            self.keys[i] = key;
+        if let Some(k) = self.keys.get(i) {
+            k.store(key, Ordering::Relaxed);
         }
+        self.set_word(i, pack(entry, work, quotient));
     }
 }
 

@@ -1,0 +1,223 @@
+//! The dots endgame solver at the depth it now reaches, against a dense
+//! retrograde analysis written here from the rules alone: a position with
+//! `U` undrawn edges has `2^U` sub-positions (any subset of them drawn),
+//! each valued from the ones with one more edge. Random 4x5 and 5x5
+//! positions with up to 24 undrawn edges (16 MiB of values each); set
+//! `DOTS_RETROGRADE_UNDRAWN=28` to check two positions with 28 once (256
+//! MiB and about a minute each).
+
+use solvedb_generator::games::dots::endgame::{POSITIONS_FILE, positions_text};
+use solvedb_lookup::games::dots::{EndgameSolver, Rules};
+use solvedb_lookup::testkit::{Rng, dots_without_third_sides};
+use solvedb_lookup::{Dots, Edges, Game, GameOracle, SearchLimits};
+
+/// The board's geometry again, from the edge numbering of the notation
+/// (horizontal edges row by row, then vertical): each box's four edges.
+fn box_edges(rows: u32, cols: u32) -> Vec<[u32; 4]> {
+    let horizontal = (rows + 1) * cols;
+    let mut boxes = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            let top = r * cols + c;
+            let bottom = (r + 1) * cols + c;
+            let left = horizontal + r * (cols + 1) + c;
+            boxes.push([top, bottom, left, left + 1]);
+        }
+    }
+    boxes
+}
+
+/// Every sub-position's value for the player to move: index `i` has the
+/// undrawn edges of `mask` whose bits are set in `i` drawn too.
+fn retrograde(rows: u32, cols: u32, mask: u64) -> (Vec<u32>, Vec<i8>) {
+    let edges = (rows + 1) * cols + rows * (cols + 1);
+    let undrawn: Vec<u32> = (0..edges).filter(|&e| mask & 1 << e == 0).collect();
+    let bit_of = |e: u32| undrawn.iter().position(|&u| u == e);
+    // For each undrawn edge, the boxes beside it as the index bits their
+    // other undrawn edges need: the edge completes a box when all are set.
+    let needs: Vec<Vec<u64>> = undrawn
+        .iter()
+        .map(|&e| {
+            box_edges(rows, cols)
+                .iter()
+                .filter(|b| b.contains(&e))
+                .map(|b| {
+                    b.iter()
+                        .filter(|&&x| x != e)
+                        .filter_map(|&x| bit_of(x))
+                        .fold(0u64, |acc, j| acc | 1 << j)
+                })
+                .collect()
+        })
+        .collect();
+    let n = undrawn.len();
+    let mut values = vec![0i8; 1 << n];
+    for i in (0..(1u64 << n) - 1).rev() {
+        let mut best = i32::MIN;
+        for (j, need) in needs.iter().enumerate() {
+            if i & 1 << j != 0 {
+                continue;
+            }
+            let gain = need.iter().filter(|&&m| i & m == m).count() as i32;
+            let child = i32::from(values[(i | 1 << j) as usize]);
+            best = best.max(if gain > 0 { gain + child } else { -child });
+        }
+        values[i as usize] = best as i8;
+    }
+    (undrawn, values)
+}
+
+/// The solver on `position` and a sample of its sub-positions, and the
+/// oracle's every-move answer, against the retrograde.
+fn check(board: Dots, position: Edges, rng: &mut Rng, rules: &[(&str, Rules, Option<usize>)]) {
+    let (undrawn, values) = retrograde(board.rows(), board.cols(), position.0);
+    let sub = |i: u64| {
+        let mut mask = position.0;
+        for (j, &e) in undrawn.iter().enumerate() {
+            if i & 1 << j != 0 {
+                mask |= 1 << e;
+            }
+        }
+        Edges(mask)
+    };
+    let name = board.notation(position);
+    // Every move's value through the oracle: one search.
+    let answer = GameOracle::<_, Vec<u8>>::search_only(board)
+        .answer(position)
+        .unwrap();
+    assert_eq!(answer.score, i32::from(values[0]), "{name}");
+    for m in &answer.moves {
+        let e = board.edge_index(m.mv);
+        let j = undrawn.iter().position(|&u| u == e).unwrap();
+        let (_, gain) = board.draw(position.0, e);
+        let child = i32::from(values[1 << j]);
+        let expected = if gain > 0 {
+            gain as i32 + child
+        } else {
+            -child
+        };
+        assert_eq!(m.score, expected, "{name} move {}", m.mv);
+    }
+    let sample: Vec<u64> = (0..40)
+        .map(|_| rng.below(values.len() as u64))
+        .chain([0])
+        .collect();
+    for &(rule_name, rules, threads) in rules {
+        let limits = SearchLimits {
+            threads,
+            ..SearchLimits::default()
+        };
+        let mut solver = EndgameSolver::with_rules(board, limits, rules, 20);
+        for &i in &sample {
+            let got = solver.solve(sub(i)).unwrap();
+            assert_eq!(
+                got,
+                i32::from(values[i as usize]),
+                "{rule_name}: {}",
+                board.notation(sub(i))
+            );
+        }
+    }
+}
+
+/// A position with `undrawn` edges left: play without third sides
+/// (`dots_without_third_sides`, as the bench positions) to 36 undrawn
+/// edges on 5x5 (32 on 4x5, about as far as such play goes), then random
+/// edges, which give boxes third sides and take some.
+fn position(board: Dots, rng: &mut Rng, undrawn: u32) -> Edges {
+    let quiet = (board.edges() * 3 / 5).max(undrawn);
+    loop {
+        if let Some(mut p) = dots_without_third_sides(board, rng, quiet) {
+            while board.edges() - p.count() > undrawn {
+                let free: Vec<u32> = (0..board.edges()).filter(|&e| p.0 & 1 << e == 0).collect();
+                p.0 |= 1 << rng.pick(&free);
+            }
+            return p;
+        }
+    }
+}
+
+fn rule_sets() -> Vec<(&'static str, Rules, Option<usize>)> {
+    let without = |f: fn(&mut Rules)| {
+        let mut r = Rules::ALL;
+        f(&mut r);
+        r
+    };
+    vec![
+        ("all, one thread", Rules::ALL, Some(1)),
+        ("all, two threads", Rules::ALL, Some(2)),
+        ("before", Rules::BEFORE, Some(1)),
+        (
+            "no chain captures",
+            without(|r| r.chain_captures = false),
+            Some(1),
+        ),
+        (
+            "no isolated components",
+            without(|r| r.isolated_components = false),
+            Some(1),
+        ),
+        ("no symmetry", without(|r| r.symmetry = false), Some(1)),
+    ]
+}
+
+#[test]
+fn the_solver_agrees_with_a_dense_retrograde_on_4x5_and_5x5_positions() {
+    let mut rng = Rng::new(2112);
+    let rules = rule_sets();
+    for (rows, cols, undrawn, count) in [
+        (5, 5, 16, 4),
+        (4, 5, 18, 3),
+        (5, 5, 22, 2),
+        (5, 5, 24, 1),
+        (4, 5, 24, 1),
+    ] {
+        let board = Dots::new(rows, cols).unwrap();
+        for _ in 0..count {
+            let p = position(board, &mut rng, undrawn);
+            check(board, p, &mut rng, &rules);
+        }
+    }
+}
+
+/// `DOTS_RETROGRADE_UNDRAWN=28 cargo test --release -p solvedb-tests --test
+/// dots_endgame`: one 4x5 and one 5x5 position with that many undrawn
+/// edges; without the variable this test checks nothing and says so.
+#[test]
+fn deeper_positions_on_request() {
+    let Some(undrawn) = std::env::var("DOTS_RETROGRADE_UNDRAWN")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+    else {
+        eprintln!("DOTS_RETROGRADE_UNDRAWN not set: no deeper check");
+        return;
+    };
+    let mut rng = Rng::new(2828);
+    let rules = [("all, two threads", Rules::ALL, Some(2))];
+    for (rows, cols) in [(4, 5), (5, 5)] {
+        let board = Dots::new(rows, cols).unwrap();
+        let p = position(board, &mut rng, undrawn);
+        let started = std::time::Instant::now();
+        check(board, p, &mut rng, &rules);
+        eprintln!(
+            "{}: {undrawn} undrawn, agrees ({:.1} s)",
+            board.notation(p),
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
+
+#[test]
+fn the_committed_bench_positions_follow_the_seeded_procedure() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../");
+    let committed = std::fs::read_to_string(format!("{path}{POSITIONS_FILE}")).unwrap();
+    assert_eq!(committed, positions_text());
+}
+
+#[test]
+fn the_retrograde_knows_small_boards() {
+    // The empty 2x2 board is worth +2 to the first player, 3x1 -1
+    // (Berlekamp 2000; the tables of tests/tests/dots.rs agree).
+    assert_eq!(retrograde(2, 2, 0).1[0], 2);
+    assert_eq!(retrograde(3, 1, 0).1[0], -1);
+}
