@@ -40,7 +40,7 @@ pub trait Encoded: Game {
     ///
     /// A [`PositionError`] for a code that names no board of this game or a
     /// position that could not arise in play.
-    fn from_code(&self, code: [u64; 2]) -> Result<Self::Position, PositionError>;
+    fn position_of(&self, code: [u64; 2]) -> Result<Self::Position, PositionError>;
 }
 
 /// The stones of one player as a mask of `bits` bits, or an error naming
@@ -73,7 +73,7 @@ impl Encoded for TicTacToe {
         [u64::from(position.x()), u64::from(position.o())]
     }
 
-    fn from_code(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
+    fn position_of(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
         self.board(stones(code[0], 9, code)?, stones(code[1], 9, code)?)
     }
 }
@@ -91,7 +91,7 @@ impl Encoded for TicTacToe4x4 {
         [u64::from(position.x()), u64::from(position.o())]
     }
 
-    fn from_code(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
+    fn position_of(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
         self.board(stones(code[0], 16, code)?, stones(code[1], 16, code)?)
     }
 }
@@ -109,7 +109,7 @@ impl Encoded for Cube {
         [u64::from(position.x()), u64::from(position.o())]
     }
 
-    fn from_code(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
+    fn position_of(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
         self.board(stones(code[0], 27, code)?, stones(code[1], 27, code)?)
     }
 }
@@ -127,7 +127,7 @@ impl Encoded for Qubic {
         [position.x(), position.o()]
     }
 
-    fn from_code(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
+    fn position_of(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
         self.board(code[0], code[1])
     }
 }
@@ -145,7 +145,7 @@ impl Encoded for Dots {
         [position.mask(), 0]
     }
 
-    fn from_code(&self, code: [u64; 2]) -> Result<Edges, PositionError> {
+    fn position_of(&self, code: [u64; 2]) -> Result<Edges, PositionError> {
         if code[0] & !self.full() != 0 || code[1] != 0 {
             return Err(off_board(code));
         }
@@ -175,7 +175,7 @@ mod tests {
                 position = game.play(position, mv).0;
             }
             let code = game.code(position);
-            assert_eq!(game.from_code(code).unwrap(), position);
+            assert_eq!(game.position_of(code).unwrap(), position);
             let mut indices: Vec<usize> = game
                 .moves(position)
                 .into_iter()
@@ -202,13 +202,13 @@ mod tests {
         // Overlapping stones, stones off the board, too many of X, edges
         // off the board: refused, never a panic.
         for code in [[1, 1], [1 << 9, 0], [0b111, 0], [u64::MAX, 0]] {
-            assert!(TicTacToe.from_code(code).is_err(), "{code:?}");
+            assert!(TicTacToe.position_of(code).is_err(), "{code:?}");
         }
-        assert!(Qubic.from_code([u64::MAX, u64::MAX]).is_err());
+        assert!(Qubic.position_of([u64::MAX, u64::MAX]).is_err());
         let dots = Dots::new(1, 1).unwrap();
-        assert!(dots.from_code([1 << 4, 0]).is_err());
-        assert!(dots.from_code([0, 1]).is_err());
-        assert_eq!(dots.from_code([0b1010, 0]).unwrap(), Edges(0b1010));
+        assert!(dots.position_of([1 << 4, 0]).is_err());
+        assert!(dots.position_of([0, 1]).is_err());
+        assert_eq!(dots.position_of([0b1010, 0]).unwrap(), Edges(0b1010));
         // The cells of the notation are the bits of the code.
         let board = TicTacToe.parse("X../.O./..X").unwrap();
         assert_eq!(TicTacToe.code(board), [1 | 1 << 8, 1 << 4]);

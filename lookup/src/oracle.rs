@@ -81,7 +81,7 @@ impl<G: Tabled + Encoded + 'static> AnyGameOracle for GameOracle<G, TableBytes> 
                 .collect::<Result<Vec<_>, _>>()?,
             Positions::Codes(codes) => codes
                 .iter()
-                .map(|&code| game.from_code(code))
+                .map(|&code| game.position_of(code))
                 .collect::<Result<Vec<_>, _>>()?,
         };
         dataset::rows(self, &positions, moves)

@@ -688,7 +688,7 @@ fn notation(game: &str, codes: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         .ok_or_else(|| PyValueError::new_err("codes are a numpy array of integers"))?;
     with_game!(id, g => codes
         .iter()
-        .map(|&code| g.from_code(code).map(|p| g.notation(p)).map_err(LookupError::from))
+        .map(|&code| g.position_of(code).map(|p| g.notation(p)).map_err(LookupError::from))
         .collect::<Result<Vec<_>, LookupError>>())
     .map_err(to_py_err)
 }

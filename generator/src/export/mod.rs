@@ -189,7 +189,7 @@ fn values(game: GameId, schema: &[Column], columns: &Columns) -> Result<Vec<Valu
         .code
         .iter()
         .map(|&code| {
-            solvedb_lookup::Encoded::from_code(g, code)
+            solvedb_lookup::Encoded::position_of(g, code)
                 .map(|p| g.notation(p))
                 .map_err(solvedb_lookup::Error::from)
         })
