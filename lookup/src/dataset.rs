@@ -39,6 +39,7 @@ use crate::error::Error;
 use crate::format::{Table, TableData};
 use crate::game::Tabled;
 use crate::game_oracle::GameOracle;
+use crate::stop::Stop;
 use crate::testkit::Rng;
 use crate::value::{AnyValue, Wdl};
 
@@ -198,7 +199,7 @@ where
 {
     let game = oracle.game();
     let mut columns = Columns::new(if with_moves { game.move_slots() } else { 0 });
-    let mut search = oracle.new_search();
+    let mut search = oracle.new_search(&Stop::default());
     for &position in positions {
         let score = oracle.score_with(position, &mut search)?;
         let moves = game.moves(position);

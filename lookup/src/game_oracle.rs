@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::format::{Table, TableData, TableError};
 use crate::game::{SearchLimits, Tabled};
 use crate::search::Search;
+use crate::stop::Stop;
 use crate::value::Score;
 
 /// Where an answer came from.
@@ -162,7 +163,18 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     /// A [`TableError`] if the table is corrupt where the position lies,
     /// [`Error::BudgetExhausted`] if a budgeted search runs out.
     pub fn probe(&self, position: G::Position) -> Result<G::Value, Error> {
-        let score = self.score_with(position, &mut self.new_search())?;
+        self.probe_within(position, &Stop::default())
+    }
+
+    /// [`probe`](GameOracle::probe), its search also stopped by `stop`
+    /// (shared with other searches: one request's deadline and budget).
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](GameOracle::probe), and [`Error::Cancelled`] or
+    /// [`Error::TimeExhausted`] when `stop` says so.
+    pub fn probe_within(&self, position: G::Position, stop: &Stop) -> Result<G::Value, Error> {
+        let score = self.score_with(position, &mut self.new_search(stop))?;
         Ok(self.game.value(position, score))
     }
 
@@ -172,7 +184,16 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     ///
     /// As [`probe`](GameOracle::probe).
     pub fn answer(&self, position: G::Position) -> Result<Answer<G>, Error> {
-        let mut search = self.new_search();
+        self.answer_within(position, &Stop::default())
+    }
+
+    /// [`answer`](GameOracle::answer), its searches also stopped by `stop`.
+    ///
+    /// # Errors
+    ///
+    /// As [`probe_within`](GameOracle::probe_within).
+    pub fn answer_within(&self, position: G::Position, stop: &Stop) -> Result<Answer<G>, Error> {
+        let mut search = self.new_search(stop);
         // Without a table, a game's own solver may score every move in one
         // search (dots-and-boxes: the root's bounds narrow each move's).
         let together = match self.table {
@@ -208,8 +229,12 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         })
     }
 
-    pub(crate) fn new_search(&self) -> Search<'_, G> {
-        Search::with_limits(&self.game, self.limits)
+    pub(crate) fn new_search(&self, stop: &Stop) -> Search<'_, G> {
+        let mut limits = self.limits.clone();
+        if *stop != Stop::default() {
+            limits.stop = stop.clone();
+        }
+        Search::with_limits(&self.game, limits)
     }
 
     /// Whether the table holds an entry of `position`'s own: not a

@@ -78,6 +78,7 @@ mod mapping;
 mod oracle;
 mod report;
 mod search;
+mod stop;
 pub mod testkit;
 mod value;
 
@@ -105,6 +106,7 @@ pub use mapping::{TableBytes, TableFile, map_table, open_table, read_table};
 pub use oracle::{Oracle, Positions};
 pub use report::{Mainline, MoveReport, Report, Want, error_json, mainline, report};
 pub use search::Search;
+pub use stop::Stop;
 pub use value::{AnyValue, Margin, Outcome, Score, Transition, WIN_SCORE, Wdl};
 
 /// The README's example, run as a doctest so that it stays true.

@@ -61,14 +61,24 @@ impl TableFile {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if it cannot be opened.
+    /// [`Error::Io`] if it cannot be opened or is a directory.
     pub fn open(path: &Path) -> Result<TableFile, Error> {
         let io = |source| Error::Io {
             path: path.to_owned(),
             source,
         };
         let file = File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
+        let metadata = file.metadata().map_err(io)?;
+        // A directory opens for reading on Unix; refuse it here, by its
+        // name and with the system's own error (a read gives EISDIR),
+        // rather than at the first probe.
+        if metadata.is_dir() {
+            let refused = std::io::Read::read(&mut &file, &mut [0])
+                .err()
+                .unwrap_or_else(|| std::io::ErrorKind::IsADirectory.into());
+            return Err(io(refused));
+        }
+        let len = metadata.len();
         Ok(TableFile {
             file,
             len,
@@ -122,7 +132,7 @@ impl TableData for TableFile {
             }
             Err(e) => Err(TableError::Read {
                 offset,
-                reason: e.to_string(),
+                reason: format!("{}: {e}", self.path.display()),
             }),
         }
     }

@@ -16,6 +16,7 @@ use crate::game::{SearchLimits, Tabled};
 use crate::game_oracle::GameOracle;
 use crate::mapping::{Opener, TableBytes};
 use crate::report::{Mainline, MoveReport, Report, Want, mainline, report};
+use crate::stop::Stop;
 
 /// Positions for [`Oracle::columns`]: in notation, or as the codes of the
 /// [`encoding`](crate::Encoded).
@@ -29,8 +30,8 @@ pub enum Positions<'a> {
 
 /// One game's oracle behind the game-neutral face the [`Oracle`] keeps.
 trait AnyGameOracle: fmt::Debug + Send + Sync {
-    fn report(&self, text: &str, want: Want) -> Result<Report, Error>;
-    fn mainline(&self, text: &str) -> Result<Mainline, Error>;
+    fn report(&self, text: &str, want: Want, stop: &Stop) -> Result<Report, Error>;
+    fn mainline(&self, text: &str, stop: &Stop) -> Result<Mainline, Error>;
     fn columns(&self, positions: Positions<'_>, moves: bool) -> Result<Columns, Error>;
     /// `None` without a table.
     fn table_span(&self) -> Option<u64>;
@@ -64,12 +65,12 @@ impl<G: Tabled + Encoded + 'static> GameOracle<G, TableBytes> {
 }
 
 impl<G: Tabled + Encoded + 'static> AnyGameOracle for GameOracle<G, TableBytes> {
-    fn report(&self, text: &str, want: Want) -> Result<Report, Error> {
-        report(self, text, want)
+    fn report(&self, text: &str, want: Want, stop: &Stop) -> Result<Report, Error> {
+        report(self, text, want, stop)
     }
 
-    fn mainline(&self, text: &str) -> Result<Mainline, Error> {
-        mainline(self, text)
+    fn mainline(&self, text: &str, stop: &Stop) -> Result<Mainline, Error> {
+        mainline(self, text, stop)
     }
 
     fn columns(&self, positions: Positions<'_>, moves: bool) -> Result<Columns, Error> {
@@ -425,7 +426,7 @@ impl Oracle {
 
     /// The limits of every live search.
     pub fn limits(&self) -> SearchLimits {
-        self.limits
+        self.limits.clone()
     }
 
     /// The file that holds `game`'s table, whether or not it exists; `None`
@@ -481,7 +482,23 @@ impl Oracle {
     ///
     /// As [`probe`](Oracle::probe).
     pub fn mainline(&self, game: GameId, position: &str) -> Result<Mainline, Error> {
-        self.game_oracle(game)?.mainline(position)
+        self.mainline_within(game, position, &Stop::default())
+    }
+
+    /// [`mainline`](Oracle::mainline), every search on the way also stopped
+    /// by `stop` (one deadline and budget for the whole line).
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](Oracle::probe), and [`Error::Cancelled`] or
+    /// [`Error::TimeExhausted`] when `stop` says so.
+    pub fn mainline_within(
+        &self,
+        game: GameId,
+        position: &str,
+        stop: &Stop,
+    ) -> Result<Mainline, Error> {
+        self.game_oracle(game)?.mainline(position, stop)
     }
 
     /// The answer `want` asks for.
@@ -490,7 +507,23 @@ impl Oracle {
     ///
     /// As [`probe`](Oracle::probe).
     pub fn answer(&self, game: GameId, position: &str, want: Want) -> Result<Report, Error> {
-        self.game_oracle(game)?.report(position, want)
+        self.answer_within(game, position, want, &Stop::default())
+    }
+
+    /// [`answer`](Oracle::answer), its searches also stopped by `stop`
+    /// (shared with the other searches of one request).
+    ///
+    /// # Errors
+    ///
+    /// As [`mainline_within`](Oracle::mainline_within).
+    pub fn answer_within(
+        &self,
+        game: GameId,
+        position: &str,
+        want: Want,
+        stop: &Stop,
+    ) -> Result<Report, Error> {
+        self.game_oracle(game)?.report(position, want, stop)
     }
 
     /// The rows of `positions` of `game` (see [`Columns`]): values and,
@@ -612,6 +645,6 @@ impl Oracle {
             }
             None => GameOracle::search_only(game),
         };
-        Ok(oracle.with_search_limits(self.limits))
+        Ok(oracle.with_search_limits(self.limits.clone()))
     }
 }

@@ -9,6 +9,7 @@ use crate::error::{Error, ErrorKind};
 use crate::format::{GameId, TableData};
 use crate::game::Tabled;
 use crate::game_oracle::{GameOracle, Source};
+use crate::stop::Stop;
 use crate::value::AnyValue;
 
 /// One move and its value for the player who makes it.
@@ -144,6 +145,7 @@ impl Mainline {
 pub fn mainline<G: Tabled, D: TableData>(
     oracle: &GameOracle<G, D>,
     text: &str,
+    stop: &Stop,
 ) -> Result<Mainline, Error> {
     let game = oracle.game();
     let start = game.parse(text)?;
@@ -151,7 +153,7 @@ pub fn mainline<G: Tabled, D: TableData>(
     let mut moves = Vec::new();
     let mut value = None;
     loop {
-        let answer = oracle.answer(position)?;
+        let answer = oracle.answer_within(position, stop)?;
         value.get_or_insert(answer.value);
         let Some(best) = answer.moves.first() else {
             break;
@@ -217,13 +219,14 @@ pub fn report<G: Tabled, D: TableData>(
     oracle: &GameOracle<G, D>,
     text: &str,
     want: Want,
+    stop: &Stop,
 ) -> Result<Report, Error> {
     let game = oracle.game();
     let position = game.parse(text)?;
     let (value, moves) = match want {
-        Want::Value => (oracle.probe(position)?, Vec::new()),
+        Want::Value => (oracle.probe_within(position, stop)?, Vec::new()),
         Want::Moves | Want::Best => {
-            let answer = oracle.answer(position)?;
+            let answer = oracle.answer_within(position, stop)?;
             let moves = answer
                 .moves
                 .iter()

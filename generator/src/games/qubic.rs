@@ -131,7 +131,8 @@ fn measure(stones: u32, careful: bool, positions: usize, nodes: u64) -> Result<R
         tried += 1;
         // A fresh oracle each time: no position profits from another's
         // search.
-        let oracle = GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits);
+        let oracle =
+            GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits.clone());
         let started = Instant::now();
         match oracle.answer(board) {
             Ok(answer) => {
@@ -142,7 +143,8 @@ fn measure(stones: u32, careful: bool, positions: usize, nodes: u64) -> Result<R
             Err(Error::BudgetExhausted { .. }) => {}
             Err(e) => bail!("{}: {e}", Qubic.notation(board)),
         }
-        let oracle = GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits);
+        let oracle =
+            GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits.clone());
         let started = Instant::now();
         if oracle.probe(board).is_ok() {
             row.values.0.push(started.elapsed());

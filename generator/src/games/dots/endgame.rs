@@ -156,7 +156,7 @@ fn solve_before(board: Dots, p: Edges, moves: bool, options: &EndgameOptions) ->
         table_bytes: options.table_bytes,
         ..SearchLimits::default()
     };
-    let bits = EndgameSolver::new(board, limits).table_bits();
+    let bits = EndgameSolver::new(board, limits.clone()).table_bits();
     // The same table memory as the solver now, on its rules.
     let mut solver = EndgameSolver::with_rules(board, limits, Rules::BEFORE, bits);
     let started = Instant::now();
