@@ -46,6 +46,31 @@ def many(i):
     return f"127.0.1.{1 + i % 250}"
 
 
+def session_body(game="tictactoe", first="person", second="random", player="hostile-load-0000000001", name=None):
+    """The body that begins a game against the computer (`POST
+    /api/v1/sessions`): the way a game reaches the leaderboard now, besides
+    rooms (a posted move list is not taken)."""
+    body = {"game": game, "first": first, "second": second, "player": player}
+    if name is not None:
+        body["name"] = name
+    return json.dumps(body).encode()
+
+
+async def record_game(port, src=None, player="hostile-load-0000000001", name=None, timeout=10.0):
+    """A game against the computer begun and resigned at once, which the
+    server records: (status of the resignation, its state or None, its
+    seconds)."""
+    src = src or ME
+    status, _, rb, _ = await request(port, "POST", "/api/v1/sessions",
+                                     session_body(player=player, name=name), src=src, timeout=timeout)
+    if status != 201:
+        return status, None, 0.0
+    session = json.loads(rb)["session"]
+    status, _, rb, took = await request(port, "POST", "/api/v1/sessions/resign",
+                                        json.dumps({"session": session}).encode(), src=src, timeout=timeout)
+    return status, (json.loads(rb) if status == 200 else None), took
+
+
 def out(name, value):
     print(f"{name}: {value}", flush=True)
 
@@ -317,7 +342,7 @@ async def slow_posts(binary, src_of):
                 r, w = await asyncio.wait_for(connect(s.port, src_of(i)), 3)
             except (OSError, asyncio.TimeoutError):
                 break
-            w.write(f"POST /api/v1/games HTTP/1.1\r\nHost: {ME}:{s.port}\r\nContent-Type: application/json\r\n"
+            w.write(f"POST /api/v1/sessions HTTP/1.1\r\nHost: {ME}:{s.port}\r\nContent-Type: application/json\r\n"
                     f"Content-Length: 4000\r\n\r\n".encode())
             conns.append((r, w))
         stop = time.monotonic() + 25
@@ -389,11 +414,13 @@ async def search_outlives(binary):
     for rows in (4, 5):
         s = Server(binary)
         try:
-            body = json.dumps({"game": f"dots:{rows}x{rows}", "moves": dots_game(rows, rows, rows)}).encode()
+            # The computer at its perfect level moves first: a search of the
+            # empty board, which no budget finishes.
+            body = session_body(game=f"dots:{rows}x{rows}", first="perfect", second="person")
             cpu0 = s.cpu_s()
             started = time.monotonic()
-            status, headers, rb, took = await request(s.port, "POST", "/api/v1/games", body, timeout=90)
-            out(f"POST /api/v1/games, a whole dots {rows}x{rows} game",
+            status, headers, rb, took = await request(s.port, "POST", "/api/v1/sessions", body, timeout=90)
+            out(f"POST /api/v1/sessions, dots {rows}x{rows} against the perfect level moving first",
                 f"status {status} in {took:.1f} s, body {rb[:120]!r}")
             settled, cpu = await cpu_settles(s, started, cpu0, 150)
             out(f"  the server's searches ran for", f"{settled:.0f} s from the post on, {cpu:.0f} CPU-s"
@@ -420,8 +447,9 @@ async def search_outlives(binary):
 
 
 async def posts_block_rooms(binary):
-    """Two whole 5x5 game posts, meanwhile a dots 3x4 room (hinted, so the
-    players get values): the time from a move to its values."""
+    """Two clients beginning 5x5 games against the perfect level (a search
+    each, no table) over and over, meanwhile a dots 3x4 room (hinted, so
+    the players get values): the time from a move to its values."""
     s = Server(binary)
     try:
         status, _, rb, _ = await request(s.port, "POST", "/api/v1/rooms",
@@ -432,9 +460,14 @@ async def posts_block_rooms(binary):
         b = await WebSocket.open(s.port, f"/api/v1/rooms/{made['room']}/ws?token={second}")
         state = await a.drain(1.0)
         await b.drain(0.5)
-        posts = [asyncio.ensure_future(request(s.port, "POST", "/api/v1/games",
-                                                json.dumps({"game": "dots:5x5", "moves": dots_game(5, 5, i)}).encode(),
-                                                src=ATTACKER, timeout=90)) for i in range(2)]
+        async def searcher(i):
+            while True:
+                await request(s.port, "POST", "/api/v1/sessions",
+                              session_body(game="dots:5x5", first="perfect", second="person",
+                                           player=f"hostile-load-searcher-{i:04}"),
+                              src=many(i), timeout=90)
+
+        posts = [asyncio.ensure_future(searcher(i)) for i in range(2)]
         await asyncio.sleep(1)
         edges = dots_game(3, 4, 7)
         waits = []
@@ -455,7 +488,7 @@ async def posts_block_rooms(binary):
                     state = msg
             waits.append(time.monotonic() - started)
             await other.drain(0.2)
-        out("a dots 3x4 room's move until its values, while two 5x5 game posts run",
+        out("a dots 3x4 room's move until its values, while two clients begin 5x5 games against the perfect level",
             f"{min(waits):.2f}–{max(waits):.2f} s per move (median {statistics.median(waits):.2f} s)")
         for p in posts:
             p.cancel()
@@ -701,8 +734,8 @@ async def stall(binary, extra=()):
 async def cross_site(binary):
     s = Server(binary)
     try:
-        game = json.dumps({"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"]}).encode()
-        for path, body in (("/api/v1/rooms", b'{"game":"tictactoe"}'), ("/api/v1/games", game)):
+        game = session_body()
+        for path, body in (("/api/v1/rooms", b'{"game":"tictactoe"}'), ("/api/v1/sessions", game)):
             status, _, rb, _ = await request(s.port, "POST", path, body, headers={
                 "Content-Type": "text/plain", "Origin": "http://evil.example", "Host": "evil.example"})
             out(f"text/plain POST {path}, Origin and Host evil.example", f"status {status} {rb[:90]!r}")
@@ -717,21 +750,22 @@ async def cross_site(binary):
         ws.close()
         status, headers, _, _ = await request(s.port, "GET", PROBE)
         out("X-Content-Type-Options on a JSON answer", headers.get("x-content-type-options", "missing"))
-        # Game posts as fast as 8 clients on one address can send, 5 s.
+        # Games recorded as fast as 8 clients on one address can (begun and
+        # resigned: two writes each), 5 s.
         db = os.path.join(s.data, "leaderboard.sqlite3")
         size0 = sum(os.path.getsize(db + ext) for ext in ("", "-wal") if os.path.exists(db + ext))
         stop = time.monotonic() + 5
         codes = {}
 
-        async def spam():
+        async def spam(i):
             while time.monotonic() < stop:
-                status, _, _, _ = await request(s.port, "POST", "/api/v1/games", game, src=ATTACKER)
+                status, _, _ = await record_game(s.port, src=ATTACKER, player=f"hostile-load-spammer-{i:04}")
                 codes[status] = codes.get(status, 0) + 1
 
-        await asyncio.gather(*(spam() for _ in range(8)))
+        await asyncio.gather(*(spam(i) for i in range(8)))
         size1 = sum(os.path.getsize(db + ext) for ext in ("", "-wal") if os.path.exists(db + ext))
-        out("game posts from one address, 8 clients, 5 s",
-            f"{codes.get(201, 0) / 5:.0f} accepted a second, statuses {dict(sorted(codes.items()))}, "
+        out("games recorded from one address, 8 clients, 5 s",
+            f"{codes.get(200, 0) / 5:.0f} recorded a second, statuses {dict(sorted(codes.items()))}, "
             f"database +{(size1 - size0) / 1e6:.2f} MB ({(size1 - size0) / 5 * 60 / 1e6:.1f} MB a minute)")
     finally:
         s.stop()
@@ -744,20 +778,16 @@ async def leaderboard_readers(binary, readers=30, seconds=10):
     """30 readers of the leaderboard over a database of about 15,000 games
     (made once, by the first binary run, and copied for each run)."""
     import shutil
-    game = json.dumps({"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"],
-                       "players": {"first": "a", "second": "b"}}).encode()
     if not os.path.exists(os.path.join(DB15K, "leaderboard.sqlite3")):
         s = Server(binary, data=DB15K)
-        stop = time.monotonic() + 60
+        stop = time.monotonic() + 180
         made = [0]
 
         async def fill(i):
             k = 0
             while made[0] < 15000 and time.monotonic() < stop:
-                body = json.dumps({"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"],
-                                   "players": {"first": f"p{i}-{k % 50}", "second": "b"}}).encode()
-                status, _, _, _ = await request(s.port, "POST", "/api/v1/games", body, src=many(i))
-                made[0] += status == 201
+                status, _, _ = await record_game(s.port, src=many(i), player=f"hostile-load-p{i:03}-{k % 50:03}")
+                made[0] += status == 200
                 k += 1
                 if status != 201:
                     await asyncio.sleep(0.5)
@@ -782,8 +812,8 @@ async def leaderboard_readers(binary, readers=30, seconds=10):
             w = []
             await asyncio.sleep(1)
             while time.monotonic() < stop - 1:
-                status, _, _, took = await request(s.port, "POST", "/api/v1/games", game, src=ME)
-                if status == 201:
+                status, _, took = await record_game(s.port)
+                if status == 200:
                     w.append(took)
                 await asyncio.sleep(0.5)
             return w
@@ -831,9 +861,9 @@ async def timeout_body(binary):
     """A request past the server's own time limit: what does it answer?"""
     s = Server(binary)
     try:
-        body = json.dumps({"game": "dots:5x5", "moves": dots_game(5, 5, 5)}).encode()
-        status, headers, rb, took = await request(s.port, "POST", "/api/v1/games", body, timeout=60)
-        out("the slowest request (a whole 5x5 game posted)", f"status {status} after {took:.1f} s, "
+        body = session_body(game="dots:5x5", first="perfect", second="person")
+        status, headers, rb, took = await request(s.port, "POST", "/api/v1/sessions", body, timeout=60)
+        out("the slowest request (5x5 against the perfect level moving first)", f"status {status} after {took:.1f} s, "
             f"content-type {headers.get('content-type')}, body {rb[:140]!r}")
     finally:
         s.stop()
@@ -865,9 +895,9 @@ async def refusals(binary):
         cases = {
             "malformed request line": b"GARBAGE\r\n\r\n",
             "bad header": b"GET / HTTP/1.1\r\n" + host.encode() + b"Bad Header\r\n\r\n",
-            "smuggling CL+TE": (f"POST /api/v1/games HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
+            "smuggling CL+TE": (f"POST /api/v1/sessions HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
                                 f"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /x HTTP/1.1\r\n\r\n").encode(),
-            "two Content-Lengths": (f"POST /api/v1/games HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
+            "two Content-Lengths": (f"POST /api/v1/sessions HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
                                     f"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{{}}").encode(),
             "traversal": f"GET /assets/../../../../etc/passwd HTTP/1.1\r\n{host}\r\n".encode(),
             "encoded traversal": f"GET /assets/..%2f..%2fCargo.toml HTTP/1.1\r\n{host}\r\n".encode(),
@@ -875,10 +905,10 @@ async def refusals(binary):
         for name, data in cases.items():
             out(f"refusal: {name}", await raw(port, data))
         bomb = b"[" * 3000 + b"]" * 3000
-        status, _, rb, _ = await request(port, "POST", "/api/v1/games", bomb)
+        status, _, rb, _ = await request(port, "POST", "/api/v1/sessions", bomb)
         out("refusal: JSON bomb (3000 nested arrays)", f"{status} {rb[:80]!r}")
         big = b'{"game":"' + b"a" * 100000 + b'"}'
-        status, _, rb, _ = await request(port, "POST", "/api/v1/games", big)
+        status, _, rb, _ = await request(port, "POST", "/api/v1/sessions", big)
         out("refusal: a 100 KB body", f"{status} {rb[:80]!r}")
         status, _, rb, _ = await request(port, "POST", "/api/v1/rooms", b'{"game":"tictactoe"}')
         made = json.loads(rb)
@@ -914,24 +944,27 @@ async def refusals(binary):
 
 
 async def kill9(binary, rounds=3, posters=8, burst=4.0):
-    """Game posts in bursts; the server is killed with SIGKILL during each;
-    every acknowledged game must be in the database afterwards."""
+    """Games recorded in bursts (begun against the computer and resigned);
+    the server is killed with SIGKILL during each; every game whose
+    recording was acknowledged must be in the database afterwards."""
     data = tempfile.mkdtemp(prefix="hostile-kill-")
     acknowledged = []
     attempted = 0
     for r in range(rounds):
         s = Server(binary, data=data)
         stop = time.monotonic() + burst
-        game = json.dumps({"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"],
-                           "players": {"first": f"k{r}", "second": "x"}}).encode()
 
         async def post(i):
             nonlocal attempted
+            n = 0
             while time.monotonic() < stop + 5:
                 attempted += 1
-                status, _, rb, _ = await request(s.port, "POST", "/api/v1/games", game, src=many(i), timeout=5)
-                if status == 201:
-                    acknowledged.append(json.loads(rb)["recorded"])
+                n += 1
+                name = f"k{r}-{i}-{n}"
+                status, state, _ = await record_game(s.port, src=many(i), player=f"hostile-load-killed-{i:04}",
+                                                     name=name, timeout=5)
+                if status == 200 and state and state.get("recorded"):
+                    acknowledged.append(name)
                 elif status == 0 and s.proc.poll() is not None:
                     return
                 elif status == 429 or status == 503:
@@ -946,9 +979,9 @@ async def kill9(binary, rounds=3, posters=8, burst=4.0):
     s = Server(binary, data=data)
     s.stop()
     db = sqlite3.connect(os.path.join(data, "leaderboard.sqlite3"))
-    ids = {row[0] for row in db.execute("SELECT id FROM games")}
+    ids = {row[0] for row in db.execute("SELECT first FROM games")}
     lost = [i for i in acknowledged if i not in ids]
-    out(f"kill -9 three times during game posts ({posters} clients, many addresses)",
+    out(f"kill -9 three times while games are recorded ({posters} clients, many addresses)",
         f"{len(acknowledged) - len(lost)} of {len(acknowledged)} acknowledged games kept ({attempted} posts tried, {len(ids)} in the database)")
 
 

@@ -134,8 +134,11 @@ const JSON: (&str, &str) = ("Content-Type", "application/json");
 const PROBE: &str = "/api/v1/probe?game=tictactoe&position=X../.O./...";
 const SEARCH_5X5: &str = "/api/v1/probe?game=dots:5x5&position=5x5:";
 
-fn finished_game() -> String {
-    json!({"game": "tictactoe", "moves": ["0", "3", "1", "4", "2"]}).to_string()
+/// A write: a game against the computer begun (`POST /api/v1/sessions`).
+fn a_write() -> String {
+    json!({"game": "tictactoe", "first": "person", "second": "random",
+           "player": "hostile-load-test-0001"})
+    .to_string()
 }
 
 fn quick(limits: ServerLimits) -> ServerLimits {
@@ -218,7 +221,7 @@ async fn a_slow_body_times_out_and_holds_no_request_slot() {
     let mut slow = tcp_from(other(1), server.addr).await;
     slow.write_all(
         format!(
-            "POST /api/v1/games HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+            "POST /api/v1/sessions HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
              Content-Length: 100\r\n\r\n{{",
             server.addr
         )
@@ -261,11 +264,11 @@ async fn lying_clients_are_refused_at_once() {
     let host = server.addr.to_string();
     let post = |rest: &str| {
         format!(
-            "POST /api/v1/games HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\
+            "POST /api/v1/sessions HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\
              Content-Type: application/json\r\n{rest}"
         )
     };
-    let game = finished_game();
+    let game = a_write();
     let too_big = format!("{:x}\r\n{}\r\n", 3000, " ".repeat(3000));
     for (what, raw) in [
         // A length far past the limit, with a byte sent: refused without
@@ -302,11 +305,13 @@ async fn lying_clients_are_refused_at_once() {
                 "Transfer-Encoding: chunked\r\n\r\n{too_big}{too_big}0\r\n\r\n"
             )),
         ),
-        // A game whose moves are not its moves.
+        // A game against the computer with no computer in it.
         (
-            "forged moves",
+            "two people claiming a computer game",
             post(&{
-                let body = json!({"game": "tictactoe", "moves": ["0", "0"]}).to_string();
+                let body = json!({"game": "tictactoe", "first": "person", "second": "person",
+                                  "player": "hostile-load-test-0001"})
+                .to_string();
                 format!("Content-Length: {}\r\n\r\n{body}", body.len())
             }),
         ),
@@ -474,24 +479,19 @@ async fn one_deadline_covers_every_search_of_a_request() {
         );
         assert!(started.elapsed() < Duration::from_secs(2), "{path}");
     }
-    // A whole 5x5 game posted: judged within the one budget (the late,
-    // cheap positions first), recorded at once.
-    let mut edges: Vec<String> = (0..6)
-        .flat_map(|r| (0..5).map(move |c| format!("h{r},{c}")))
-        .chain((0..5).flat_map(|r| (0..6).map(move |c| format!("v{r},{c}"))))
-        .collect();
-    edges.rotate_left(7);
-    let body = json!({"game": "dots:5x5", "moves": edges}).to_string();
+    // A game against the perfect level on 5x5, the computer first: its
+    // move needs a search, stopped by the request's one deadline, and the
+    // computer plays its classic level instead, within the deadline.
+    let body = json!({"game": "dots:5x5", "first": "perfect", "second": "person",
+                      "player": "hostile-load-test-0001"})
+    .to_string();
     let started = Instant::now();
-    let (status, _, json) = request(&server, me(), "POST", "/api/v1/games", &[JSON], &body).await;
+    let (status, _, json) =
+        request(&server, me(), "POST", "/api/v1/sessions", &[JSON], &body).await;
     assert_eq!(status, 201, "{json}");
     assert!(started.elapsed() < Duration::from_secs(2));
-    let verdicts = json["verdicts"].as_array().unwrap();
-    assert_eq!(verdicts.len(), 60);
-    assert!(
-        verdicts.last().unwrap()["kept"].is_boolean(),
-        "the last move judged"
-    );
+    assert_eq!(json["history"].as_array().map(Vec::len), Some(1), "{json}");
+    assert_eq!(json["by"][0], "classic", "{json}");
     server.stop().await;
 }
 
@@ -560,9 +560,9 @@ async fn requests_past_the_in_flight_cap_are_shed_with_the_error_object() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn writes_from_another_site_are_refused() {
     let server = start(quick(ServerLimits::default()), RoomLimits::default()).await;
-    let game = finished_game();
+    let game = a_write();
     let own = format!("http://{}", server.addr);
-    for path in ["/api/v1/games", "/api/v1/rooms"] {
+    for path in ["/api/v1/sessions", "/api/v1/rooms"] {
         let body = if path == "/api/v1/rooms" {
             r#"{"game":"tictactoe"}"#
         } else {
@@ -629,14 +629,14 @@ async fn writes_are_rate_limited_per_address() {
         ..ServerLimits::default()
     };
     let server = start(limits, RoomLimits::default()).await;
-    let game = finished_game();
+    let game = a_write();
     for _ in 0..3 {
         let (status, _, json) =
-            request(&server, me(), "POST", "/api/v1/games", &[JSON], &game).await;
+            request(&server, me(), "POST", "/api/v1/sessions", &[JSON], &game).await;
         assert_eq!(status, 201, "{json}");
     }
     let (status, headers, json) =
-        request(&server, me(), "POST", "/api/v1/games", &[JSON], &game).await;
+        request(&server, me(), "POST", "/api/v1/sessions", &[JSON], &game).await;
     assert_eq!(
         (status, json["kind"].as_str()),
         (503, Some("budget")),
@@ -646,7 +646,15 @@ async fn writes_are_rate_limited_per_address() {
     // Reads are not writes; another address has its own bucket.
     let (status, _, _) = request(&server, me(), "GET", PROBE, &[], "").await;
     assert_eq!(status, 200);
-    let (status, _, _) = request(&server, other(1), "POST", "/api/v1/games", &[JSON], &game).await;
+    let (status, _, _) = request(
+        &server,
+        other(1),
+        "POST",
+        "/api/v1/sessions",
+        &[JSON],
+        &game,
+    )
+    .await;
     assert_eq!(status, 201);
     server.stop().await;
 }
@@ -707,7 +715,9 @@ async fn ws_seat(
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let mut url = format!("ws://{}/api/v1/rooms/{room}/ws", server.addr);
     if let Some(token) = token {
-        url.push_str(&format!("?token={token}"));
+        // Each seat with a browser identity of its own, so its games count
+        // on the leaderboard.
+        url.push_str(&format!("?token={token}&player=seat-{token}"));
     }
     let mut request = url.into_client_request().unwrap();
     if let Some(origin) = origin {
@@ -985,7 +995,16 @@ async fn the_move_clock_forfeits_a_stalling_player_once_both_joined() {
     )
     .await;
     assert_eq!(status, 200);
-    assert_eq!(board["entries"].as_array().unwrap().len(), 1, "{board}");
+    let tally: Vec<(u64, u64)> = board["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["wins"].as_u64().unwrap(), e["losses"].as_u64().unwrap()))
+        .collect();
+    assert!(
+        tally.len() == 2 && tally.contains(&(1, 0)) && tally.contains(&(0, 1)),
+        "the forfeit counts a win and a loss: {board}"
+    );
     server.stop().await;
 }
 

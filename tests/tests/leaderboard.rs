@@ -17,7 +17,6 @@ use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{AnyValue, Error, Game, GameId, Oracle, with_game};
 use solvedb_server::http::AppState;
 use solvedb_server::http::ServerLimits;
-use solvedb_server::http::rooms::RoomLimits;
 use solvedb_server::http::sessions::SessionLimits;
 use solvedb_server::store::MIN_RANKED_GAMES;
 use solvedb_tests::committed_tables;
@@ -99,7 +98,7 @@ fn check_state(state: &Value) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_against_the_computer_is_played_through_the_server() {
-    let server = Server::start(None, RoomLimits::default()).await;
+    let server = Server::start(None, roomkit::limits()).await;
     let oracle = Oracle::open(&committed_tables()).unwrap();
     let game = GameId::TicTacToe;
     let eve = identity_of("eve");
@@ -211,7 +210,7 @@ async fn a_game_against_the_computer_is_played_through_the_server() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_moves_first_plays_on_after_a_box_and_refuses_what_it_must() {
-    let server = Server::start(None, RoomLimits::default()).await;
+    let server = Server::start(None, roomkit::limits()).await;
     // The classic level first: it has moved when the session starts.
     let (status, state) = server
         .post(
@@ -390,9 +389,9 @@ async fn a_resigned_or_abandoned_game_counts_as_lost() {
 async fn room_game(server: &Server, players: [(Option<&str>, Option<String>); 2], moves: &[&str]) {
     let made = server.create("tictactoe", false).await;
     let room = made["room"].as_str().unwrap();
+    let tokens = server.tokens(&made).await;
     let mut seats = Vec::new();
-    for (seat, (name, identity)) in players.iter().enumerate() {
-        let token = made["seats"][["first", "second"][seat]].as_str().unwrap();
+    for ((name, identity), token) in players.iter().zip(&tokens) {
         seats.push(
             Player::connect_as(server.addr, room, Some(token), *name, identity.as_deref())
                 .await
@@ -410,7 +409,7 @@ async fn room_game(server: &Server, players: [(Option<&str>, Option<String>); 2]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_who_only_drew_only_lost_or_only_won() {
     let data = tempfile::tempdir().unwrap();
-    let server = Server::start(Some(data.path()), RoomLimits::default()).await;
+    let server = Server::start(Some(data.path()), roomkit::limits()).await;
     const DRAW: &[&str] = &["4", "0", "2", "6", "3", "5", "1", "7", "8"];
     const X_WINS: &[&str] = &["0", "3", "1", "4", "2"];
     let person = |name: &'static str| (Some(name), Some(identity_of(name)));
@@ -464,7 +463,7 @@ async fn players_who_only_drew_only_lost_or_only_won() {
     assert_eq!(board["min_games"], MIN_RANKED_GAMES);
     // The same after a restart, from the totals on disk; and pages.
     server.stop().await;
-    let server = Server::start(Some(data.path()), RoomLimits::default()).await;
+    let server = Server::start(Some(data.path()), roomkit::limits()).await;
     let again = self::board(&server, Some("tictactoe")).await;
     assert_eq!(again["entries"], board["entries"]);
     let (status, page) = server.get("/api/v1/leaderboard?page=2&per_page=2").await;
