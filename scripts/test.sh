@@ -46,7 +46,7 @@ cargo test -p solvedb-generator --features mpi --test mpi
 cargo fmt --manifest-path python/Cargo.toml -- --check
 cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
 [ -x target/venv/bin/pip ] || python3 -m venv target/venv
-target/venv/bin/pip install --quiet pytest open_spiel numpy
+target/venv/bin/pip install --quiet pytest open_spiel numpy pyarrow pandas
 target/venv/bin/pip install --quiet ./python
 target/venv/bin/pytest -p no:cacheprovider -rA python/tests
 

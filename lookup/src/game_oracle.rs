@@ -229,12 +229,21 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         })
     }
 
-    fn new_search(&self, stop: &Stop) -> Search<'_, G> {
+    pub(crate) fn new_search(&self, stop: &Stop) -> Search<'_, G> {
         let mut limits = self.limits.clone();
         if *stop != Stop::default() {
             limits.stop = stop.clone();
         }
         Search::with_limits(&self.game, limits)
+    }
+
+    /// Whether the table holds an entry of `position`'s own: not a
+    /// don't-care entry, not a position the rules settle first, and there
+    /// is a table.
+    pub(crate) fn stores(&self, position: G::Position) -> bool {
+        self.table.is_some()
+            && !self.game.settled_by_rules(position)
+            && !self.game.resolved_by_rule(self.game.canonical(position))
     }
 
     /// The score of a position from the table, or from `search`.

@@ -196,8 +196,9 @@ pub fn read_table(path: &Path) -> Result<Table<Vec<u8>>, Error> {
     Ok(Table::new(bytes)?)
 }
 
-/// The bytes of a table file as an [`Oracle`](crate::Oracle) opened it:
-/// read by position, mapped, or read whole.
+/// The bytes of a table as an [`Oracle`](crate::Oracle) opened it: a file
+/// read by position, mapped or read whole, or bytes compiled into the
+/// program.
 #[derive(Debug)]
 pub enum TableBytes {
     /// A file read by position ([`open_table`]).
@@ -206,6 +207,9 @@ pub enum TableBytes {
     Mapped(Mmap),
     /// The file's bytes, read at open ([`read_table`]).
     Read(Vec<u8>),
+    /// A table's bytes compiled into the program
+    /// ([`Oracle::from_static_tables`](crate::Oracle::from_static_tables)).
+    Static(&'static [u8]),
 }
 
 impl TableData for TableBytes {
@@ -214,6 +218,7 @@ impl TableData for TableBytes {
             TableBytes::File(file) => file.byte_len(),
             TableBytes::Mapped(map) => map.byte_len(),
             TableBytes::Read(bytes) => bytes.byte_len(),
+            TableBytes::Static(bytes) => bytes.byte_len(),
         }
     }
 
@@ -222,6 +227,7 @@ impl TableData for TableBytes {
             TableBytes::File(file) => file.read_at(offset, buf),
             TableBytes::Mapped(map) => map.read_at(offset, buf),
             TableBytes::Read(bytes) => bytes.read_at(offset, buf),
+            TableBytes::Static(bytes) => bytes.read_at(offset, buf),
         }
     }
 }

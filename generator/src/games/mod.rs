@@ -15,10 +15,11 @@ use std::io::Write;
 use std::ops::RangeInclusive;
 
 use anyhow::{Result, bail};
-use solvedb_lookup::{Table, TicTacToe, TicTacToe4x4, ValueEncoding};
+use solvedb_lookup::{Oracle, Table, TicTacToe, TicTacToe4x4, ValueEncoding};
 
 use crate::bench::{self, BenchOptions};
 use crate::build::Buildable;
+use crate::export::{self, Destination, ExportOptions, ExportSummary};
 use crate::text::count;
 use crate::verify::check_consistency;
 
@@ -74,6 +75,24 @@ pub trait GeneratorGame: Buildable {
     /// If the table and the search disagree, or output fails.
     fn bench(&self, options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
         bench::run(self, options, out)
+    }
+
+    /// `solvedb export GAME`: the default writes every position of the
+    /// game's table with its values, as Parquet or CSV
+    /// ([`export::export_table`]); a game with an export of its own (a
+    /// strategy as text) overrides it, and may refuse formats it does not
+    /// write.
+    ///
+    /// # Errors
+    ///
+    /// No table in `oracle`, a damaged one, or a failed write.
+    fn export(
+        &self,
+        oracle: &Oracle,
+        options: &ExportOptions,
+        out: Destination<'_>,
+    ) -> Result<ExportSummary> {
+        export::export_table(oracle, self.id(), options, out)
     }
 }
 
