@@ -48,7 +48,7 @@
 //! A table opened by [`open_table`] (or an [`Oracle`]) reads its head at
 //! open (24 bytes a block for the block index) and one block per probe that
 //! misses its cache; decoded blocks are kept in a
-//! [`BlockCache`](format::BlockCache) that bounds them in bytes (64 MiB by
+//! [`BlockCache`] that bounds them in bytes (64 MiB by
 //! default, one per oracle, shared by its tables). Nothing reads a whole
 //! table unless asked to: [`read_table`] does (`verify` and the corruption
 //! sweep want every byte), and [`Table::verify`] and [`Table::check_file`]

@@ -47,8 +47,8 @@ use crate::format::{BlockCache, Table, TableData, TableError};
 
 /// A table file, open for positioned reads (`pread`): a [`Table`] over it
 /// reads the head at open and one block per probe that misses the cache,
-/// never the whole file. Safe whatever happens to the file (see the [module
-/// documentation](self)).
+/// never the whole file. Safe whatever happens to the file (see this
+/// file's module documentation: tables replaced or cut short).
 #[derive(Debug)]
 pub struct TableFile {
     file: File,

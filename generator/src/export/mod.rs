@@ -318,7 +318,7 @@ const PIECE: u64 = 1 << 16;
 const WINDOW: usize = 16;
 
 /// Writes every position `oracle`'s table of `game` holds (see
-/// [`dataset`](solvedb_lookup::dataset)) with its value and every move's,
+/// [`dataset`]) with its value and every move's,
 /// in the table's order, to `out` as `options` say.
 ///
 /// # Errors

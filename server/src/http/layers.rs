@@ -2,23 +2,23 @@
 //! engineer's future routes included, outermost first:
 //!
 //! 1. `X-Content-Type-Options: nosniff` on every answer (tower-http).
-//! 2. [`same_site`]: writes (every method but GET, HEAD and OPTIONS) and
+//! 2. `same_site`: writes (every method but GET, HEAD and OPTIONS) and
 //!    WebSocket upgrades from another site are refused — a write must be
 //!    JSON (`Content-Type: application/json`, which a page of another site
 //!    cannot send without a preflight this server never grants), an
 //!    `Origin` must be this server's own (`http://` + the `Host` asked
 //!    for), `Sec-Fetch-Site: cross-site` is refused, and a server on
 //!    loopback answers only loopback `Host` names (no DNS rebinding).
-//! 3. [`write_rate`]: writes per client address, a token bucket.
-//! 4. [`read_body`]: the body is read whole (at most
-//!    [`MAX_BODY_BYTES`](super::MAX_BODY_BYTES)) within
+//! 3. `write_rate`: writes per client address, a token bucket.
+//! 4. `read_body`: the body is read whole (at most
+//!    [`MAX_BODY_BYTES`]) within
 //!    [`ServerLimits::body_read`](super::ServerLimits::body_read), before
 //!    the request takes a slot, so a slow sender holds a connection (which
 //!    is capped) but no request slot.
 //! 5. Load shedding: at most
 //!    [`ServerLimits::in_flight`](super::ServerLimits::in_flight) requests
 //!    at once, and the next is answered 503 with the error object at once.
-//! 6. [`deadline`]: a request still running after
+//! 6. `deadline`: a request still running after
 //!    [`ServerLimits::request_time`](super::ServerLimits::request_time) is
 //!    dropped (which stops its searches) and answered 503 with the error
 //!    object.

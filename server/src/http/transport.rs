@@ -16,7 +16,7 @@
 //!   asked to finish its request in flight and close, and whatever is still
 //!   open at [`ServerLimits::shutdown`] is dropped.
 //! - **Lingering close**: a connection that ends is shut for writing and
-//!   read for a moment before it closes ([`Lingering`]), so that its last
+//!   read for a moment before it closes (`Lingering`), so that its last
 //!   answer is not lost to a reset.
 
 use std::collections::HashMap;
