@@ -60,59 +60,36 @@ fn off_board(code: [u64; 2]) -> PositionError {
     }
 }
 
-impl Encoded for TicTacToe {
-    fn move_slots(&self) -> usize {
-        9
-    }
+/// `Encoded` for a game of stones on `cells` cells: the code is the two
+/// players' masks, a move's index its cell.
+macro_rules! stones_encoded {
+    ($game:ty, $cells:expr) => {
+        impl Encoded for $game {
+            fn move_slots(&self) -> usize {
+                $cells
+            }
 
-    fn move_index(&self, mv: Self::Move) -> usize {
-        usize::from(mv.index())
-    }
+            fn move_index(&self, mv: Self::Move) -> usize {
+                usize::from(mv.index())
+            }
 
-    fn code(&self, position: Self::Position) -> [u64; 2] {
-        [u64::from(position.x()), u64::from(position.o())]
-    }
+            fn code(&self, position: Self::Position) -> [u64; 2] {
+                [u64::from(position.x()), u64::from(position.o())]
+            }
 
-    fn position_of(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
-        self.board(stones(code[0], 9, code)?, stones(code[1], 9, code)?)
-    }
+            fn position_of(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
+                self.board(
+                    stones(code[0], $cells, code)?,
+                    stones(code[1], $cells, code)?,
+                )
+            }
+        }
+    };
 }
 
-impl Encoded for TicTacToe4x4 {
-    fn move_slots(&self) -> usize {
-        16
-    }
-
-    fn move_index(&self, mv: Self::Move) -> usize {
-        usize::from(mv.index())
-    }
-
-    fn code(&self, position: Self::Position) -> [u64; 2] {
-        [u64::from(position.x()), u64::from(position.o())]
-    }
-
-    fn position_of(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
-        self.board(stones(code[0], 16, code)?, stones(code[1], 16, code)?)
-    }
-}
-
-impl Encoded for Cube {
-    fn move_slots(&self) -> usize {
-        27
-    }
-
-    fn move_index(&self, mv: Self::Move) -> usize {
-        usize::from(mv.index())
-    }
-
-    fn code(&self, position: Self::Position) -> [u64; 2] {
-        [u64::from(position.x()), u64::from(position.o())]
-    }
-
-    fn position_of(&self, code: [u64; 2]) -> Result<Self::Position, PositionError> {
-        self.board(stones(code[0], 27, code)?, stones(code[1], 27, code)?)
-    }
-}
+stones_encoded!(TicTacToe, 9);
+stones_encoded!(TicTacToe4x4, 16);
+stones_encoded!(Cube, 27);
 
 impl Encoded for Qubic {
     fn move_slots(&self) -> usize {
