@@ -77,6 +77,7 @@ mod input;
 mod mapping;
 mod oracle;
 mod report;
+mod rng;
 mod search;
 mod stop;
 pub mod testkit;

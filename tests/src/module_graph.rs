@@ -1,18 +1,18 @@
 //! The module graph of a crate, read from its sources, and the cycles in
 //! it: the check that no module imports a module that imports it back.
 //!
-//! Modules come from the file tree (`a.rs`, `a/mod.rs`, `a/b.rs`, and
-//! `mod name { ... }` blocks are not split further), less the files their
-//! parent declares only under `#[cfg(test)]` (`#[cfg(test)] mod tests;`):
-//! those are tests, as test modules written inline are. A module depends on
-//! another where its code names it by a path (`crate::a::b`, `super::b`,
-//! `self::b`, in `use` trees and in expressions), outside comments, string
-//! literals and `#[cfg(test)]` modules. A dependency counts between the two
-//! modules' branches below their deepest common ancestor: `a::x` naming
-//! `b::y` makes `a` depend on `b`, while a module naming its own parent or
-//! child is how Rust modules are built and counts for nothing. A cycle is
-//! then a set of sibling modules that depend on each other in a circle, at
-//! any depth.
+//! Modules come from the file tree (`a.rs`, `a/mod.rs`, `a/b.rs`; `lib.rs`
+//! over `main.rs` as the root), and `mod name { ... }` blocks are not split
+//! further. A module depends on another where its code names it by a path
+//! (`crate::a::b`, `super::b`, `self::b`, in `use` trees and in
+//! expressions), outside comments, string literals and inline
+//! `#[cfg(test)]` items; tests in files of their own (`#[cfg(test)] mod
+//! tests;`) are read as the modules they are. A dependency counts between
+//! the two modules' branches below their deepest common ancestor: `a::x`
+//! naming `b::y` makes `a` depend on `b`, while a module naming its own
+//! parent or child is how Rust modules are built and counts for nothing. A
+//! cycle is then a set of sibling modules that depend on each other in a
+//! circle, at any depth.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -28,30 +28,9 @@ pub type ModulePath = Vec<String>;
 ///
 /// If the directory cannot be read.
 pub fn modules(src: &Path) -> BTreeMap<ModulePath, String> {
-    let mut all = BTreeMap::new();
-    walk(src, src, &mut all);
-    let declared = |path: &ModulePath| {
-        let (name, parent) = path.split_last().expect("a module below the root");
-        all.get(parent)
-            .is_none_or(|code| declares_module(&code_only(code), name))
-    };
-    let test_only: Vec<ModulePath> = all
-        .keys()
-        .filter(|path| !path.is_empty() && !declared(path))
-        .cloned()
-        .collect();
-    all.retain(|path, _| !test_only.iter().any(|t| path.starts_with(t)));
-    all
-}
-
-/// Whether `code` (without comments and test items) declares the module
-/// `name`: `mod name;` or `mod name {`, with any visibility.
-fn declares_module(code: &str, name: &str) -> bool {
-    let tokens: Vec<&str> = code
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|t| !t.is_empty())
-        .collect();
-    tokens.windows(2).any(|pair| pair == ["mod", name])
+    let mut out = BTreeMap::new();
+    walk(src, src, &mut out);
+    out
 }
 
 fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<ModulePath, String>) {
@@ -384,24 +363,6 @@ mod tests {
         );
         assert_eq!(resolve(&module, &path("crate::store")), Some(path("store")));
         assert_eq!(resolve(&module, &path("std::io")), None);
-    }
-
-    #[test]
-    fn a_file_declared_only_for_tests_is_not_a_module() {
-        let dir = tempfile::tempdir().unwrap();
-        let src = dir.path();
-        fs::write(src.join("lib.rs"), "mod a;\nmod b;\n").unwrap();
-        fs::write(
-            src.join("a.rs"),
-            "#[cfg(test)]\nmod tests;\nuse crate::b::f;",
-        )
-        .unwrap();
-        fs::create_dir(src.join("a")).unwrap();
-        fs::write(src.join("a/tests.rs"), "use crate::b::g;").unwrap();
-        fs::write(src.join("b.rs"), "use crate::a::h;").unwrap();
-        let found = modules(src);
-        let names: Vec<String> = found.keys().map(|p| p.join("::")).collect();
-        assert_eq!(names, ["", "a", "b"]);
     }
 
     #[test]
