@@ -40,7 +40,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use axum::Router;
@@ -465,4 +465,26 @@ pub fn run(
     // dropped); a record in progress is one transaction either way.
     runtime.shutdown_timeout(Duration::from_secs(2));
     served
+}
+
+/// When something (a room, a session) was last used: what the sweeps that
+/// end idle ones read.
+#[derive(Debug)]
+pub(crate) struct LastActive(std::sync::Mutex<Instant>);
+
+impl LastActive {
+    /// Used now.
+    pub(crate) fn now() -> LastActive {
+        LastActive(std::sync::Mutex::new(Instant::now()))
+    }
+
+    /// How long since it was last used.
+    pub(crate) fn idle_for(&self) -> Duration {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).elapsed()
+    }
+
+    /// Marks it used now.
+    pub(crate) fn touch(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
 }

@@ -56,7 +56,7 @@ use super::api::{Params, ask};
 use super::rate::{Bucket, Buckets, client_key};
 use super::referee::{Match, SEATS, judge};
 use super::transport::Ticket;
-use super::{ApiError, AppState, MAX_BODY_BYTES};
+use super::{ApiError, AppState, LastActive, MAX_BODY_BYTES};
 use crate::store::{GameRecord, Seat, is_reserved_name, is_valid_identity};
 
 /// The bounds on rooms.
@@ -349,7 +349,7 @@ pub struct Room {
     /// order they arrive, each against the values of its own position.
     turn: tokio::sync::Mutex<()>,
     updates: broadcast::Sender<Update>,
-    last_active: Mutex<Instant>,
+    last_active: LastActive,
     connections: AtomicUsize,
     /// Tells the room's watcher that its times changed or it closed.
     wake: Notify,
@@ -411,14 +411,11 @@ impl GameState {
 
 impl Room {
     fn idle_for(&self) -> Duration {
-        self.last_active
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .elapsed()
+        self.last_active.idle_for()
     }
 
     fn touch(&self) {
-        *self.last_active.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.last_active.touch();
         self.wake.notify_one();
     }
 
@@ -695,7 +692,7 @@ async fn create(
                 forfeited: None,
             }),
             updates,
-            last_active: Mutex::new(Instant::now()),
+            last_active: LastActive::now(),
             connections: AtomicUsize::new(0),
             wake: Notify::new(),
             closed: AtomicBool::new(false),

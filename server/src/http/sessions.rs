@@ -41,7 +41,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
@@ -57,7 +57,7 @@ use solvedb_lookup::{Error, ErrorKind, GameId, Report, Want};
 use super::api::{Params, ask};
 use super::referee::{Match, SEATS, judge};
 use super::rooms::{MAX_NAME_CHARS, game_field, json_body, secret, string_field};
-use super::{ApiError, AppState};
+use super::{ApiError, AppState, LastActive};
 use crate::computer::{Level, classic_move, random_move};
 use crate::store::{Seat, is_reserved_name, is_valid_identity};
 
@@ -92,7 +92,7 @@ struct Session {
     id: String,
     /// Held through a request's whole handling: one move at a time.
     play: tokio::sync::Mutex<Play>,
-    last_active: Mutex<Instant>,
+    last_active: LastActive,
 }
 
 /// One game of a session.
@@ -186,14 +186,11 @@ impl Sessions {
 
 impl Session {
     fn idle_for(&self) -> Duration {
-        self.last_active
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .elapsed()
+        self.last_active.idle_for()
     }
 
     fn touch(&self) {
-        *self.last_active.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.last_active.touch();
     }
 }
 
@@ -497,7 +494,7 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
         let session = Arc::new(Session {
             id: id.clone(),
             play: tokio::sync::Mutex::new(play),
-            last_active: Mutex::new(Instant::now()),
+            last_active: LastActive::now(),
         });
         sessions.map().insert(id, session);
         Ok::<_, ApiError>(json)
