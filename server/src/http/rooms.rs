@@ -351,6 +351,10 @@ pub struct Room {
     updates: broadcast::Sender<Update>,
     last_active: LastActive,
     connections: AtomicUsize,
+    /// Spectators' connections, counted when accepted (before their
+    /// upgrade), so that two arriving at once cannot both take the last
+    /// place.
+    spectating: AtomicUsize,
     /// Tells the room's watcher that its times changed or it closed.
     wake: Notify,
     closed: AtomicBool,
@@ -694,6 +698,7 @@ async fn create(
             updates,
             last_active: LastActive::now(),
             connections: AtomicUsize::new(0),
+            spectating: AtomicUsize::new(0),
             wake: Notify::new(),
             closed: AtomicBool::new(false),
         });
@@ -827,6 +832,8 @@ async fn forfeit(state: &AppState, room: &Room) {
 struct Counted {
     rooms: Arc<Rooms>,
     room: Arc<Room>,
+    /// Whether it is counted among the room's spectators too.
+    spectator: bool,
     /// The connection it came on, counted against its address.
     _ticket: Option<Arc<Ticket>>,
 }
@@ -834,6 +841,9 @@ struct Counted {
 impl Drop for Counted {
     fn drop(&mut self) {
         self.room.connections.fetch_sub(1, Ordering::SeqCst);
+        if self.spectator {
+            self.room.spectating.fetch_sub(1, Ordering::SeqCst);
+        }
         self.rooms.live.fetch_sub(1, Ordering::SeqCst);
     }
 }
@@ -876,9 +886,10 @@ async fn connect(
         // both take the last place.
         room.connections.fetch_add(1, Ordering::SeqCst);
         state.rooms.live.fetch_add(1, Ordering::SeqCst);
-        let counted = Counted {
+        let mut counted = Counted {
             rooms: Arc::clone(&state.rooms),
             room: Arc::clone(&room),
+            spectator: false,
             _ticket: ticket.map(|Extension(t)| t),
         };
         if state.rooms.live.load(Ordering::SeqCst) > limits.websockets {
@@ -890,7 +901,9 @@ async fn connect(
         // A seat always gets in (its older connection closes); spectators
         // leave one place for each seat.
         if seat.is_none() {
-            let spectators = room.state().spectators;
+            // Counted first, checked after, as above.
+            let spectators = room.spectating.fetch_add(1, Ordering::SeqCst);
+            counted.spectator = true;
             let places = limits.connections.saturating_sub(SEATS.len());
             if spectators >= places {
                 return Err(refused(format!(
