@@ -25,6 +25,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+# One clean build, not a developer's edit loop: incremental caches would
+# double the target directory for nothing (a CI run once filled its disk).
+export CARGO_INCREMENTAL=0
+df -h . || true
+
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 # The table tools alone, without the servers (no axum, tokio or SQLite).
@@ -46,7 +51,7 @@ cargo test -p solvedb-generator --features mpi --test mpi
 cargo fmt --manifest-path python/Cargo.toml -- --check
 cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
 [ -x target/venv/bin/pip ] || python3 -m venv target/venv
-target/venv/bin/pip install --quiet pytest open_spiel numpy
+target/venv/bin/pip install --quiet pytest open_spiel numpy pyarrow pandas
 target/venv/bin/pip install --quiet ./python
 target/venv/bin/pytest -p no:cacheprovider -rA python/tests
 
@@ -54,3 +59,5 @@ cargo solvedb fuzz --seconds 20 --seed "$(date +%s)"
 for table in tables/*.sdb; do
     cargo solvedb sweep "$table"
 done
+# What the run left on disk, for the next time a machine runs short.
+du -sh target || true

@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use solvedb_capi::{MAX_MOVES, MOVE_NAME_SIZE, Status};
 use solvedb_lookup::testkit::{Rng, random_game};
 use solvedb_lookup::{
-    AnyValue, BoardShape, Cube, Error, Game, GameId, Oracle, Qubic, Source, TicTacToe,
+    AnyValue, BoardShape, Cube, Error, Game, GameId, Oracle, Qubic, Source, TableError, TicTacToe,
     TicTacToe4x4, Wdl, catalogue,
 };
 
@@ -167,6 +167,9 @@ fn value_line(value: AnyValue, source: Source) -> String {
 fn status_name(error: &Error) -> &'static str {
     match error {
         Error::Position(_) => "SOLVEDB_ERR_BAD_POSITION",
+        // A table that cannot be read (as opposed to one read and found
+        // wrong) is an I/O failure.
+        Error::Table(TableError::Read { .. }) => "SOLVEDB_ERR_IO",
         Error::Table(_) => "SOLVEDB_ERR_BAD_TABLE",
         Error::Io { .. } | Error::NotADirectory { .. } => "SOLVEDB_ERR_IO",
         Error::UnknownGame(_) | Error::Unsupported { .. } => "SOLVEDB_ERR_UNSUPPORTED_GAME",

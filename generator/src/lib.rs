@@ -6,6 +6,7 @@
 //! - [`build`]: the build pipeline (solve, encode, write atomically, MANIFEST);
 //! - [`games`]: each game's generator side behind one seam, [`games::GeneratorGame`];
 //! - [`verify`], [`bench`](mod@bench), [`fuzz`], [`sweep`]: checking and measuring tables;
+//! - [`export`]: every position of a table with its values, as Parquet or CSV, and the dataset card's figures;
 //! - [`progress`], [`text`]: progress on standard error, how counts and durations are written;
 //! - `mpi` (cargo feature `mpi`): the distributed dots build's MPI transport.
 //!
@@ -19,6 +20,7 @@
 pub mod bench;
 pub mod build;
 pub mod cli;
+pub mod export;
 pub mod fuzz;
 pub mod games;
 #[cfg(feature = "mpi")]

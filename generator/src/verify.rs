@@ -2,10 +2,32 @@
 //! equals the best over its children, and the stored positions are exactly
 //! the canonical positions reachable from the start.
 
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::Context;
 use rayon::prelude::*;
-use solvedb_lookup::{Error, Score, Table, TableData, TableError, Tabled};
+use solvedb_lookup::{BlockCache, Error, Score, Table, TableData, TableError, Tabled};
 
 use crate::build::layers::best_score;
+
+/// A table file read whole into memory, every block it decodes kept (the
+/// checks read every entry, most of them more than once), or an error
+/// naming the file.
+///
+/// # Errors
+///
+/// The file cannot be read, or its header or checksums are wrong.
+pub fn read_whole(file: &Path) -> anyhow::Result<Table<Vec<u8>>> {
+    let open = || -> Result<_, Error> {
+        let bytes = std::fs::read(file).map_err(|source| Error::Io {
+            path: file.to_owned(),
+            source,
+        })?;
+        Ok(Table::with_cache(bytes, Arc::new(BlockCache::unbounded()))?)
+    };
+    open().with_context(|| format!("opening {}", file.display()))
+}
 
 /// What a consistency check looked at.
 #[derive(Clone, Debug, PartialEq, Eq)]

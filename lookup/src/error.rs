@@ -54,6 +54,10 @@ pub enum Error {
         /// The time budget, in milliseconds.
         millis: u64,
     },
+    /// A live search was stopped because the request it answered ended
+    /// ([`Stop::cancel`](crate::Stop::cancel)).
+    #[error("unknown: the search was stopped when its request ended")]
+    Cancelled,
 }
 
 /// What kind of failure an [`Error`] is, as every face reports it: the
@@ -118,7 +122,9 @@ impl Error {
             Error::Table(_) => ErrorKind::Table,
             Error::Io { .. } | Error::NotADirectory { .. } => ErrorKind::Io,
             Error::UnknownGame(_) | Error::Unsupported { .. } => ErrorKind::Unsupported,
-            Error::BudgetExhausted { .. } | Error::TimeExhausted { .. } => ErrorKind::Budget,
+            Error::BudgetExhausted { .. } | Error::TimeExhausted { .. } | Error::Cancelled => {
+                ErrorKind::Budget
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crate::error::{Error, PositionError};
 use crate::format::{GameId, Header, IndexScheme, Table, TableData, TableError, ValueEncoding};
+use crate::stop::Stop;
 use crate::value::{AnyValue, Score, Transition};
 
 /// The longest notation of a position or move list any parser reads; longer
@@ -318,7 +319,10 @@ pub struct Probed {
 /// How much a live search may spend before it answers "unknown within the
 /// budget" ([`Error::BudgetExhausted`] or [`Error::TimeExhausted`]) instead
 /// of guessing. The default is no limit.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Not `Copy`: [`stop`](SearchLimits::stop) is shared with whoever may stop
+/// the search from outside.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchLimits {
     /// The most positions to visit, over the search's life.
     pub nodes: Option<u64>,
@@ -330,6 +334,10 @@ pub struct SearchLimits {
     /// Threads for solvers that search in parallel (dots-and-boxes);
     /// `None` uses every core.
     pub threads: Option<usize>,
+    /// A deadline, node budget and cancellation shared with other searches
+    /// (those of one request); every solver polls it where it reads its
+    /// clock.
+    pub stop: Stop,
 }
 
 /// A game's own exact solver (see [`Game::exact_solver`]), which

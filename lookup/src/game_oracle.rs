@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::format::{Table, TableData, TableError};
 use crate::game::{Probed, SearchLimits, Tabled};
 use crate::search::Search;
+use crate::stop::Stop;
 use crate::value::Score;
 
 /// Where an answer came from.
@@ -192,7 +193,18 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     /// A [`TableError`] if the table is corrupt where the position lies,
     /// [`Error::BudgetExhausted`] if a budgeted search runs out.
     pub fn probe(&self, position: G::Position) -> Result<G::Value, Error> {
-        Ok(self.probe_value(position)?.value)
+        self.probe_within(position, &Stop::default())
+    }
+
+    /// [`probe`](GameOracle::probe), its search also stopped by `stop`
+    /// (shared with other searches: one request's deadline and budget).
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](GameOracle::probe), and [`Error::Cancelled`] or
+    /// [`Error::TimeExhausted`] when `stop` says so.
+    pub fn probe_within(&self, position: G::Position, stop: &Stop) -> Result<G::Value, Error> {
+        Ok(self.probe_value_within(position, stop)?.value)
     }
 
     /// The value of a position for the side to move, whether its plies are
@@ -202,7 +214,21 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     ///
     /// As [`probe`](GameOracle::probe).
     pub fn probe_value(&self, position: G::Position) -> Result<Probe<G>, Error> {
-        let (score, at_most, source) = self.look_up(position, &mut self.new_search())?;
+        self.probe_value_within(position, &Stop::default())
+    }
+
+    /// [`probe_value`](GameOracle::probe_value), its search also stopped
+    /// by `stop`.
+    ///
+    /// # Errors
+    ///
+    /// As [`probe_within`](GameOracle::probe_within).
+    pub fn probe_value_within(
+        &self,
+        position: G::Position,
+        stop: &Stop,
+    ) -> Result<Probe<G>, Error> {
+        let (score, at_most, source) = self.look_up(position, &mut self.new_search(stop))?;
         Ok(Probe {
             value: self.game.value(position, score),
             score,
@@ -220,7 +246,16 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     ///
     /// As [`probe`](GameOracle::probe).
     pub fn answer(&self, position: G::Position) -> Result<Answer<G>, Error> {
-        let mut search = self.new_search();
+        self.answer_within(position, &Stop::default())
+    }
+
+    /// [`answer`](GameOracle::answer), its searches also stopped by `stop`.
+    ///
+    /// # Errors
+    ///
+    /// As [`probe_within`](GameOracle::probe_within).
+    pub fn answer_within(&self, position: G::Position, stop: &Stop) -> Result<Answer<G>, Error> {
+        let mut search = self.new_search(stop);
         // Without a table, a game's own solver may score every move in one
         // search (dots-and-boxes: the root's bounds narrow each move's).
         let together = match self.table {
@@ -281,7 +316,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
 
     /// The score of a position, whether it is a bound, and where it came
     /// from: the table where it covers the position, else `search`.
-    fn look_up(
+    pub(crate) fn look_up(
         &self,
         position: G::Position,
         search: &mut Search<'_, G>,
@@ -294,8 +329,21 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         Ok((search.score(position)?, false, Source::Search))
     }
 
-    fn new_search(&self) -> Search<'_, G> {
-        Search::with_limits(&self.game, self.limits)
+    pub(crate) fn new_search(&self, stop: &Stop) -> Search<'_, G> {
+        let mut limits = self.limits.clone();
+        if *stop != Stop::default() {
+            limits.stop = stop.clone();
+        }
+        Search::with_limits(&self.game, limits)
+    }
+
+    /// Whether the table holds an entry of `position`'s own: not a
+    /// don't-care entry, not a position the rules settle first, and there
+    /// is a table.
+    pub(crate) fn stores(&self, position: G::Position) -> bool {
+        self.table.is_some()
+            && !self.game.settled_by_rules(position)
+            && !self.game.resolved_by_rule(self.game.canonical(position))
     }
 }
 

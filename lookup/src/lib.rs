@@ -26,6 +26,15 @@
 //! 4×4×4 tic-tac-toe, has no table yet: its live solver ([`QubicSolver`])
 //! answers every position.
 //!
+//! # Numbers for learning programs
+//!
+//! [`encoding`] gives each position a code of two `u64`s and each move an
+//! index; [`dataset`] answers many positions at once in [`Columns`] (the
+//! value and every move's, by index) and lists the positions a table holds:
+//! what `solvedb export`, the Python package's arrays and its datasets are
+//! made of. [`Oracle::from_static_tables`] answers from tables compiled
+//! into a program.
+//!
 //! # Conventions
 //!
 //! Values are always from the side to move. The tic-tac-toe family reports
@@ -39,7 +48,7 @@
 //! A table opened by [`open_table`] (or an [`Oracle`]) reads its head at
 //! open (24 bytes a block for the block index) and one block per probe that
 //! misses its cache; decoded blocks are kept in a
-//! [`BlockCache`](format::BlockCache) that bounds them in bytes (64 MiB by
+//! [`BlockCache`] that bounds them in bytes (64 MiB by
 //! default, one per oracle, shared by its tables). Nothing reads a whole
 //! table unless asked to: [`read_table`] does (`verify` and the corruption
 //! sweep want every byte), and [`Table::verify`] and [`Table::check_file`]
@@ -56,6 +65,8 @@
 #![deny(unsafe_code)]
 
 mod catalogue;
+pub mod dataset;
+pub mod encoding;
 mod error;
 pub mod format;
 mod game;
@@ -66,7 +77,9 @@ mod input;
 mod mapping;
 mod oracle;
 mod report;
+mod rng;
 mod search;
+mod stop;
 pub mod testkit;
 mod value;
 
@@ -74,6 +87,8 @@ pub use catalogue::{
     BoardKind, BoardShape, DEFAULT_DOTS_MAX_EDGES, EXPLORER_DOTS_MAX_SIDE, GameInfo, TablePlan,
     catalogue, game_names,
 };
+pub use dataset::Columns;
+pub use encoding::Encoded;
 pub use error::{Error, ErrorKind, PositionError};
 pub use format::{
     BlockCache, CacheStats, FileCheck, GameId, Header, IndexScheme, Table, TableData, TableError,
@@ -89,9 +104,10 @@ pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use games::tictactoe_4x4::{Board4x4, Cell4x4, TicTacToe4x4};
 pub use input::{InputLine, MAX_LINE_BYTES, read_line};
 pub use mapping::{TableBytes, TableFile, map_table, open_table, read_table};
-pub use oracle::Oracle;
+pub use oracle::{Oracle, Positions};
 pub use report::{Mainline, MoveReport, Report, Want, error_json, mainline, report};
 pub use search::Search;
+pub use stop::Stop;
 pub use value::{AnyValue, Margin, Outcome, Score, Transition, WIN_SCORE, Wdl};
 
 /// The README's example, run as a doctest so that it stays true.

@@ -47,8 +47,8 @@ use crate::format::{BlockCache, Table, TableData, TableError};
 
 /// A table file, open for positioned reads (`pread`): a [`Table`] over it
 /// reads the head at open and one block per probe that misses the cache,
-/// never the whole file. Safe whatever happens to the file (see the [module
-/// documentation](self)).
+/// never the whole file. Safe whatever happens to the file (see this
+/// file's module documentation: tables replaced or cut short).
 #[derive(Debug)]
 pub struct TableFile {
     file: File,
@@ -61,14 +61,24 @@ impl TableFile {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if it cannot be opened.
+    /// [`Error::Io`] if it cannot be opened or is a directory.
     pub fn open(path: &Path) -> Result<TableFile, Error> {
         let io = |source| Error::Io {
             path: path.to_owned(),
             source,
         };
         let file = File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
+        let metadata = file.metadata().map_err(io)?;
+        // A directory opens for reading on Unix; refuse it here, by its
+        // name and with the system's own error (a read gives EISDIR),
+        // rather than at the first probe.
+        if metadata.is_dir() {
+            let refused = std::io::Read::read(&mut &file, &mut [0])
+                .err()
+                .unwrap_or_else(|| std::io::ErrorKind::IsADirectory.into());
+            return Err(io(refused));
+        }
+        let len = metadata.len();
         Ok(TableFile {
             file,
             len,
@@ -122,7 +132,7 @@ impl TableData for TableFile {
             }
             Err(e) => Err(TableError::Read {
                 offset,
-                reason: e.to_string(),
+                reason: format!("{}: {e}", self.path.display()),
             }),
         }
     }
@@ -186,8 +196,9 @@ pub fn read_table(path: &Path) -> Result<Table<Vec<u8>>, Error> {
     Ok(Table::new(bytes)?)
 }
 
-/// The bytes of a table file as an [`Oracle`](crate::Oracle) opened it:
-/// read by position, mapped, or read whole.
+/// The bytes of a table as an [`Oracle`](crate::Oracle) opened it: a file
+/// read by position, mapped or read whole, or bytes compiled into the
+/// program.
 #[derive(Debug)]
 pub enum TableBytes {
     /// A file read by position ([`open_table`]).
@@ -196,6 +207,9 @@ pub enum TableBytes {
     Mapped(Mmap),
     /// The file's bytes, read at open ([`read_table`]).
     Read(Vec<u8>),
+    /// A table's bytes compiled into the program
+    /// ([`Oracle::from_static_tables`](crate::Oracle::from_static_tables)).
+    Static(&'static [u8]),
 }
 
 impl TableData for TableBytes {
@@ -204,6 +218,7 @@ impl TableData for TableBytes {
             TableBytes::File(file) => file.byte_len(),
             TableBytes::Mapped(map) => map.byte_len(),
             TableBytes::Read(bytes) => bytes.byte_len(),
+            TableBytes::Static(bytes) => bytes.byte_len(),
         }
     }
 
@@ -212,6 +227,7 @@ impl TableData for TableBytes {
             TableBytes::File(file) => file.read_at(offset, buf),
             TableBytes::Mapped(map) => map.read_at(offset, buf),
             TableBytes::Read(bytes) => bytes.read_at(offset, buf),
+            TableBytes::Static(bytes) => bytes.read_at(offset, buf),
         }
     }
 }

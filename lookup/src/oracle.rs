@@ -3,31 +3,116 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::SystemTime;
 
+use crate::dataset::{self, Columns};
+use crate::encoding::Encoded;
 use crate::error::Error;
-use crate::format::{BlockCache, FileCheck, GameId};
+use crate::format::{BlockCache, FileCheck, GameId, Table};
 use crate::game::{SearchLimits, Tabled};
 use crate::game_oracle::GameOracle;
 use crate::mapping::{Opener, TableBytes};
 use crate::report::{Mainline, MoveReport, Report, Want, mainline, report};
+use crate::stop::Stop;
+
+/// Positions for [`Oracle::columns`]: in notation, or as the codes of the
+/// [`encoding`](crate::Encoded).
+#[derive(Copy, Clone, Debug)]
+pub enum Positions<'a> {
+    /// Each position in the game's notation.
+    Notation(&'a [String]),
+    /// Each position's code.
+    Codes(&'a [[u64; 2]]),
+}
 
 /// One game's oracle behind the game-neutral face the [`Oracle`] keeps.
 trait AnyGameOracle: fmt::Debug + Send + Sync {
-    fn report(&self, text: &str, want: Want) -> Result<Report, Error>;
-    fn mainline(&self, text: &str) -> Result<Mainline, Error>;
+    fn report(&self, text: &str, want: Want, stop: &Stop) -> Result<Report, Error>;
+    fn mainline(&self, text: &str, stop: &Stop) -> Result<Mainline, Error>;
+    fn columns(&self, positions: Positions<'_>, moves: bool) -> Result<Columns, Error>;
+    /// `None` without a table.
+    fn table_span(&self) -> Option<u64>;
+    fn table_count(&self, span: Range<u64>, all_symmetries: bool) -> Result<u64, Error>;
+    fn table_rows(
+        &self,
+        span: Range<u64>,
+        all_symmetries: bool,
+        only: Option<&[u64]>,
+        moves: bool,
+    ) -> Result<Columns, Error>;
     fn file_check(&self) -> Option<FileCheck>;
 }
 
-impl<G: Tabled + 'static> AnyGameOracle for GameOracle<G, TableBytes> {
-    fn report(&self, text: &str, want: Want) -> Result<Report, Error> {
-        report(self, text, want)
+impl<G: Tabled + Encoded + 'static> GameOracle<G, TableBytes> {
+    /// The table, or [`Error::Unsupported`] saying there is none.
+    fn table_or_refusal(&self) -> Result<&Table<TableBytes>, Error> {
+        self.table().ok_or_else(|| Error::Unsupported {
+            game: self.game().id(),
+            reason: "no table of it is open: only the positions of a table can be listed".into(),
+        })
     }
 
-    fn mainline(&self, text: &str) -> Result<Mainline, Error> {
-        mainline(self, text)
+    /// The positions of the table in `span` (see [`dataset::table_positions`]).
+    fn listed(&self, span: Range<u64>, all_symmetries: bool) -> Result<Vec<G::Position>, Error> {
+        let mut positions = Vec::new();
+        let table = self.table_or_refusal()?;
+        dataset::table_positions(self.game(), table, span, all_symmetries, &mut positions)?;
+        Ok(positions)
+    }
+}
+
+impl<G: Tabled + Encoded + 'static> AnyGameOracle for GameOracle<G, TableBytes> {
+    fn report(&self, text: &str, want: Want, stop: &Stop) -> Result<Report, Error> {
+        report(self, text, want, stop)
+    }
+
+    fn mainline(&self, text: &str, stop: &Stop) -> Result<Mainline, Error> {
+        mainline(self, text, stop)
+    }
+
+    fn columns(&self, positions: Positions<'_>, moves: bool) -> Result<Columns, Error> {
+        let game = self.game();
+        let positions = match positions {
+            Positions::Notation(texts) => texts
+                .iter()
+                .map(|text| game.parse(text))
+                .collect::<Result<Vec<_>, _>>()?,
+            Positions::Codes(codes) => codes
+                .iter()
+                .map(|&code| game.position_of(code))
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        dataset::rows(self, &positions, moves)
+    }
+
+    fn table_span(&self) -> Option<u64> {
+        self.table()
+            .map(|table| dataset::table_span(self.game(), table))
+    }
+
+    fn table_count(&self, span: Range<u64>, all_symmetries: bool) -> Result<u64, Error> {
+        Ok(self.listed(span, all_symmetries)?.len() as u64)
+    }
+
+    fn table_rows(
+        &self,
+        span: Range<u64>,
+        all_symmetries: bool,
+        only: Option<&[u64]>,
+        moves: bool,
+    ) -> Result<Columns, Error> {
+        let mut positions = self.listed(span, all_symmetries)?;
+        if let Some(only) = only {
+            positions = only
+                .iter()
+                .filter_map(|&i| usize::try_from(i).ok().and_then(|i| positions.get(i)))
+                .copied()
+                .collect();
+        }
+        dataset::rows(self, &positions, moves)
     }
 
     fn file_check(&self) -> Option<FileCheck> {
@@ -86,8 +171,12 @@ impl<G: Tabled + 'static> AnyGameOracle for GameOracle<G, TableBytes> {
 /// ```
 #[derive(Debug)]
 pub struct Oracle {
-    /// The tables directory; `None` for an oracle that only searches.
+    /// The tables directory; `None` for an oracle that only searches or
+    /// one over tables compiled into the program.
     dir: Option<PathBuf>,
+    /// Tables compiled into the program, by game (used where `dir` is
+    /// `None`).
+    statics: HashMap<GameId, &'static [u8]>,
     opener: Opener,
     limits: SearchLimits,
     /// The decoded blocks of every table, within one bound.
@@ -210,6 +299,7 @@ impl Oracle {
         }
         Ok(Oracle {
             dir: Some(dir.to_owned()),
+            statics: HashMap::new(),
             opener,
             limits: SearchLimits::default(),
             cache: Arc::new(BlockCache::default()),
@@ -222,11 +312,42 @@ impl Oracle {
     pub fn search_only() -> Oracle {
         Oracle {
             dir: None,
+            statics: HashMap::new(),
             opener: Opener::Blocks,
             limits: SearchLimits::default(),
             cache: Arc::new(BlockCache::default()),
             games: RwLock::default(),
         }
+    }
+
+    /// An oracle over tables compiled into the program (`include_bytes!`
+    /// of table files: what the Python package ships), each keyed by the
+    /// game its header names; a game without one is searched. The last
+    /// table of a game wins.
+    ///
+    /// ```
+    /// use solvedb_lookup::{GameId, Oracle, Source};
+    ///
+    /// static TICTACTOE: &[u8] = include_bytes!("../../tables/tictactoe.sdb");
+    /// let oracle = Oracle::from_static_tables(&[TICTACTOE])?;
+    /// assert_eq!(oracle.probe(GameId::TicTacToe, ".........")?.source, Source::Table);
+    /// assert_eq!(oracle.probe(GameId::Dots { rows: 1, cols: 1 }, "1x1:")?.source, Source::Search);
+    /// # Ok::<(), solvedb_lookup::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`TableError`](crate::TableError) for bytes that are not a table
+    /// (their cheap parts are checked here, as [`Table::new`] does).
+    pub fn from_static_tables(tables: &[&'static [u8]]) -> Result<Oracle, Error> {
+        let mut statics = HashMap::new();
+        for &bytes in tables {
+            statics.insert(Table::new(bytes)?.header().game, bytes);
+        }
+        Ok(Oracle {
+            statics,
+            ..Oracle::search_only()
+        })
     }
 
     /// Keeps at most `bytes` of decoded blocks, over all of the oracle's
@@ -305,7 +426,7 @@ impl Oracle {
 
     /// The limits of every live search.
     pub fn limits(&self) -> SearchLimits {
-        self.limits
+        self.limits.clone()
     }
 
     /// The file that holds `game`'s table, whether or not it exists; `None`
@@ -317,9 +438,10 @@ impl Oracle {
     }
 
     /// Whether `game` is answered from a table: its file exists in the
-    /// directory. Where not, every answer is a live search.
+    /// directory, or it was compiled in. Where not, every answer is a live
+    /// search.
     pub fn has_table(&self, game: GameId) -> bool {
-        self.table_path(game).is_some_and(|path| path.exists())
+        self.statics.contains_key(&game) || self.table_path(game).is_some_and(|path| path.exists())
     }
 
     /// The value of a position (no moves).
@@ -360,7 +482,23 @@ impl Oracle {
     ///
     /// As [`probe`](Oracle::probe).
     pub fn mainline(&self, game: GameId, position: &str) -> Result<Mainline, Error> {
-        self.game_oracle(game)?.mainline(position)
+        self.mainline_within(game, position, &Stop::default())
+    }
+
+    /// [`mainline`](Oracle::mainline), every search on the way also stopped
+    /// by `stop` (one deadline and budget for the whole line).
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](Oracle::probe), and [`Error::Cancelled`] or
+    /// [`Error::TimeExhausted`] when `stop` says so.
+    pub fn mainline_within(
+        &self,
+        game: GameId,
+        position: &str,
+        stop: &Stop,
+    ) -> Result<Mainline, Error> {
+        self.game_oracle(game)?.mainline(position, stop)
     }
 
     /// The answer `want` asks for.
@@ -369,7 +507,91 @@ impl Oracle {
     ///
     /// As [`probe`](Oracle::probe).
     pub fn answer(&self, game: GameId, position: &str, want: Want) -> Result<Report, Error> {
-        self.game_oracle(game)?.report(position, want)
+        self.answer_within(game, position, want, &Stop::default())
+    }
+
+    /// [`answer`](Oracle::answer), its searches also stopped by `stop`
+    /// (shared with the other searches of one request).
+    ///
+    /// # Errors
+    ///
+    /// As [`mainline_within`](Oracle::mainline_within).
+    pub fn answer_within(
+        &self,
+        game: GameId,
+        position: &str,
+        want: Want,
+        stop: &Stop,
+    ) -> Result<Report, Error> {
+        self.game_oracle(game)?.report(position, want, stop)
+    }
+
+    /// The rows of `positions` of `game` (see [`Columns`]): values and,
+    /// with `moves`, every move's value by move index, from the table or
+    /// the search as [`answer`](Oracle::answer) gives them, large batches
+    /// on several threads.
+    ///
+    /// # Errors
+    ///
+    /// As [`probe`](Oracle::probe), for the first position that fails.
+    pub fn columns(
+        &self,
+        game: GameId,
+        positions: Positions<'_>,
+        moves: bool,
+    ) -> Result<Columns, Error> {
+        self.game_oracle(game)?.columns(positions, moves)
+    }
+
+    /// How many slots (or sorted records) `game`'s table has: the span that
+    /// [`table_rows`](Oracle::table_rows) walks, in pieces if need be.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] without a table, or as [`probe`](Oracle::probe)
+    /// opening it.
+    pub fn table_span(&self, game: GameId) -> Result<u64, Error> {
+        let oracle = self.game_oracle(game)?;
+        oracle.table_span().ok_or_else(|| Error::Unsupported {
+            game,
+            reason: "no table of it is open: only the positions of a table can be listed".into(),
+        })
+    }
+
+    /// How many positions [`table_rows`](Oracle::table_rows) lists in
+    /// `span`, without their values.
+    ///
+    /// # Errors
+    ///
+    /// As [`table_span`](Oracle::table_span), and a damaged block.
+    pub fn table_count(
+        &self,
+        game: GameId,
+        span: Range<u64>,
+        all_symmetries: bool,
+    ) -> Result<u64, Error> {
+        self.game_oracle(game)?.table_count(span, all_symmetries)
+    }
+
+    /// The rows of the positions `game`'s table holds in `span` of its
+    /// slots (see [`dataset`](crate::dataset) for which positions and in
+    /// what order); with `only`, just the listed positions whose places in
+    /// the span's list it gives (ascending); without `moves`, only the
+    /// positions' own values.
+    ///
+    /// # Errors
+    ///
+    /// As [`table_span`](Oracle::table_span), and a damaged block.
+    pub fn table_rows(
+        &self,
+        game: GameId,
+        span: Range<u64>,
+        all_symmetries: bool,
+        only: Option<&[u64]>,
+        moves: bool,
+    ) -> Result<Columns, Error> {
+        self.game_oracle(game)?
+            .table_rows(span, all_symmetries, only, moves)
     }
 
     /// The oracle of one game, opening its table on first use.
@@ -399,13 +621,22 @@ impl Oracle {
         Ok(oracle)
     }
 
-    /// One game's oracle: over its table if the directory has one (its
-    /// whole-file check started in the background), else searching within
-    /// the limits.
+    /// One game's oracle: over its table if it was compiled in or the
+    /// directory has one (its whole-file check started in the background),
+    /// else searching within the limits.
     fn load<G: Tabled>(&self, game: G) -> Result<GameOracle<G, TableBytes>, Error> {
-        let oracle = match self.table_path(game.id()).filter(|path| path.exists()) {
-            Some(path) => {
-                let table = self.opener.open(&path, Arc::clone(&self.cache))?;
+        let table = match self.statics.get(&game.id()) {
+            Some(&bytes) => Some(Table::with_cache(
+                TableBytes::Static(bytes),
+                Arc::clone(&self.cache),
+            )?),
+            None => match self.table_path(game.id()).filter(|path| path.exists()) {
+                Some(path) => Some(self.opener.open(&path, Arc::clone(&self.cache))?),
+                None => None,
+            },
+        };
+        let oracle = match table {
+            Some(table) => {
                 let oracle = GameOracle::with_table(game, table)?;
                 if let Some(table) = oracle.table() {
                     table.check_file_in_background();
@@ -414,6 +645,6 @@ impl Oracle {
             }
             None => GameOracle::search_only(game),
         };
-        Ok(oracle.with_search_limits(self.limits))
+        Ok(oracle.with_search_limits(self.limits.clone()))
     }
 }

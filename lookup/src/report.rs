@@ -9,6 +9,7 @@ use crate::error::{Error, ErrorKind};
 use crate::format::{GameId, TableData};
 use crate::game::Tabled;
 use crate::game_oracle::{GameOracle, Source};
+use crate::stop::Stop;
 use crate::value::AnyValue;
 
 /// One move and its value for the player who makes it.
@@ -157,6 +158,7 @@ impl Mainline {
 pub fn mainline<G: Tabled, D: TableData>(
     oracle: &GameOracle<G, D>,
     text: &str,
+    stop: &Stop,
 ) -> Result<Mainline, Error> {
     let game = oracle.game();
     let start = game.parse(text)?;
@@ -164,7 +166,7 @@ pub fn mainline<G: Tabled, D: TableData>(
     let mut moves = Vec::new();
     let mut value = None;
     loop {
-        let answer = oracle.answer(position)?;
+        let answer = oracle.answer_within(position, stop)?;
         value.get_or_insert_with(|| {
             let value: AnyValue = answer.value.into();
             if answer.at_most {
@@ -237,6 +239,7 @@ pub fn report<G: Tabled, D: TableData>(
     oracle: &GameOracle<G, D>,
     text: &str,
     want: Want,
+    stop: &Stop,
 ) -> Result<Report, Error> {
     let game = oracle.game();
     let position = game.parse(text)?;
@@ -246,7 +249,7 @@ pub fn report<G: Tabled, D: TableData>(
     };
     let (value, source, moves, unknown) = match want {
         Want::Value => {
-            let probe = oracle.probe_value(position)?;
+            let probe = oracle.probe_value_within(position, stop)?;
             (
                 bounded(probe.value, probe.at_most),
                 probe.source,
@@ -255,7 +258,7 @@ pub fn report<G: Tabled, D: TableData>(
             )
         }
         Want::Moves | Want::Best => {
-            let answer = oracle.answer(position)?;
+            let answer = oracle.answer_within(position, stop)?;
             let moves = answer
                 .moves
                 .iter()

@@ -61,8 +61,13 @@ impl<'g, G: Game> Search<'g, G> {
         )
     }
 
-    /// A search that gives up when `limits` run out.
-    pub fn with_limits(game: &'g G, limits: SearchLimits) -> Self {
+    /// A search that gives up when `limits` run out. A node budget shared
+    /// through [`SearchLimits::stop`] caps this search's own at what is left
+    /// of it.
+    pub fn with_limits(game: &'g G, mut limits: SearchLimits) -> Self {
+        if let Some(left) = limits.stop.nodes_left() {
+            limits.nodes = Some(limits.nodes.map_or(left, |n| n.min(left)));
+        }
         Search {
             game,
             table: HashMap::new(),
@@ -98,8 +103,17 @@ impl<'g, G: Game> Search<'g, G> {
     ///
     /// [`Error::BudgetExhausted`] if the node budget runs out first.
     pub fn score(&mut self, position: G::Position) -> Result<Score, Error> {
+        self.limits.stop.poll()?;
+        let before = self.nodes();
+        let score = self.score_within_limits(position);
+        // What this call visited counts against the shared budget too.
+        self.limits.stop.charge(self.nodes() - before);
+        score
+    }
+
+    fn score_within_limits(&mut self, position: G::Position) -> Result<Score, Error> {
         if !self.dedicated_made {
-            self.dedicated = self.game.exact_solver(self.limits);
+            self.dedicated = self.game.exact_solver(self.limits.clone());
             self.dedicated_made = true;
         }
         if let Some(solver) = &mut self.dedicated {
@@ -120,11 +134,17 @@ impl<'g, G: Game> Search<'g, G> {
         &mut self,
         position: G::Position,
     ) -> Option<Result<(Score, Vec<Score>), Error>> {
+        if let Err(e) = self.limits.stop.poll() {
+            return Some(Err(e));
+        }
         if !self.dedicated_made {
-            self.dedicated = self.game.exact_solver(self.limits);
+            self.dedicated = self.game.exact_solver(self.limits.clone());
             self.dedicated_made = true;
         }
-        self.dedicated.as_mut()?.score_moves(position)
+        let before = self.nodes();
+        let scores = self.dedicated.as_mut()?.score_moves(position);
+        self.limits.stop.charge(self.nodes() - before);
+        scores
     }
 
     fn negamax(
@@ -139,6 +159,9 @@ impl<'g, G: Game> Search<'g, G> {
             return Err(Error::BudgetExhausted { budget });
         }
         self.nodes += 1;
+        if self.nodes % 1024 == 0 {
+            self.limits.stop.poll()?;
+        }
         if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time) {
             if self.nodes % 1024 == 0 && Instant::now() > deadline {
                 return Err(Error::TimeExhausted {

@@ -11,61 +11,7 @@
 //! ```
 
 use crate::game::Game;
-use crate::games::dots::{Dots, Edges};
-
-/// A small, fast, seedable generator (SplitMix64, Steele, Lea and Flood
-/// 2014): not for secrets, only for replayable runs.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n`.
-    ///
-    /// # Panics
-    ///
-    /// If `n == 0`.
-    pub fn below(&mut self, n: u64) -> u64 {
-        assert!(n > 0, "below(0)");
-        self.next_u64() % n
-    }
-
-    /// An index into a slice of `len` items.
-    ///
-    /// # Panics
-    ///
-    /// If `len == 0`.
-    pub fn index(&mut self, len: usize) -> usize {
-        self.below(len as u64) as usize
-    }
-
-    /// One of `items`.
-    ///
-    /// # Panics
-    ///
-    /// If `items` is empty.
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.index(items.len())]
-    }
-
-    /// `true` with probability `p` (in steps of 1/2^32).
-    pub fn chance(&mut self, p: f64) -> bool {
-        ((self.next_u64() >> 32) as f64) < p * 4_294_967_296.0
-    }
-}
+pub use crate::rng::Rng;
 
 /// Every position of one game played from the start to its end, each move
 /// chosen by `choose` from the legal ones (never empty), the final position
@@ -105,35 +51,6 @@ pub fn random_positions<G: Game>(game: &G, rng: &mut Rng, count: usize) -> Vec<G
     }
     positions.truncate(count);
     positions
-}
-
-/// A dots-and-boxes position of `board` with `undrawn` edges left, from
-/// random play that never draws a box's third side: each edge is drawn
-/// uniformly among those that give no box three sides, like a game before
-/// its endgame (a uniformly random edge set has most boxes taken and is
-/// trivial). `None` when play runs out of such edges first; the caller
-/// draws again from the same generator. The committed bench positions
-/// (`tests/data/dots-endgame.positions`) are made this way.
-pub fn dots_without_third_sides(board: Dots, rng: &mut Rng, undrawn: u32) -> Option<Edges> {
-    let box_masks: Vec<u64> = (0..board.rows())
-        .flat_map(|r| (0..board.cols()).map(move |c| board.box_mask(r, c)))
-        .collect();
-    let mut mask = 0u64;
-    while board.edges() - mask.count_ones() > undrawn {
-        let safe: Vec<u32> = (0..board.edges())
-            .filter(|&e| mask & 1 << e == 0)
-            .filter(|&e| {
-                box_masks
-                    .iter()
-                    .all(|&b| b & 1 << e == 0 || (mask & b).count_ones() < 2)
-            })
-            .collect();
-        if safe.is_empty() {
-            return None;
-        }
-        mask |= 1 << rng.pick(&safe);
-    }
-    Some(Edges(mask))
 }
 
 #[cfg(test)]

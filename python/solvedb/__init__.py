@@ -11,12 +11,25 @@ exact live search where none does.
 ['tictactoe', 'tictactoe:4x4', 'cube']
 
 >>> import solvedb
->>> oracle = solvedb.Oracle("tables")
+>>> oracle = solvedb.Oracle()  # the default tables, inside the package
 >>> report = oracle.moves("tictactoe", "XX./OO./...")
 >>> (report.result, report.plies, report.moves[0].move)
 ('win', 1, '2')
 >>> oracle.probe("dots:2x2", "2x2:h0,0 v1,2").source
 'table'
+
+Batches answer in numpy arrays, without a Python object per position
+(``Oracle.probe_arrays``: positions as strings, or as integer codes);
+:mod:`solvedb.datasets` loads every position of a table with its values
+and board planes, for learning programs.
+
+>>> import numpy as np
+>>> batch = oracle.probe_arrays("tictactoe", ["X........", "XX./OO./..."])
+>>> batch.value.tolist(), batch.plies.tolist(), batch.move_value.shape
+([0, 1], [8, 1], (2, 9))
+>>> codes = np.array([[0b11, 0b11000]], dtype=np.uint64)  # X on 0, 1; O on 3, 4
+>>> oracle.probe_arrays("tictactoe", codes).legal[0].tolist()
+[False, False, True, False, False, True, True, True, True]
 
 Values are always from the side to move: ``result`` (``"win"``, ``"draw"``,
 ``"loss"``) and ``plies`` to the end of the game for the tic-tac-toe family,
@@ -29,6 +42,7 @@ move. Errors are subclasses of :class:`solvedb.Error`.
 """
 
 from ._solvedb import (
+    Arrays,
     BudgetExhausted,
     Error,
     Game,
@@ -41,9 +55,12 @@ from ._solvedb import (
     TableError,
     UnsupportedGame,
     games,
+    notation,
 )
+from . import datasets
 
 __all__ = [
+    "Arrays",
     "BudgetExhausted",
     "Error",
     "Game",
@@ -55,5 +72,7 @@ __all__ = [
     "Report",
     "TableError",
     "UnsupportedGame",
+    "datasets",
     "games",
+    "notation",
 ]

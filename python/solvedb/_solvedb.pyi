@@ -4,6 +4,9 @@ from os import PathLike
 from pathlib import Path
 from typing import Iterable, List, Optional, Tuple, Union, final
 
+import numpy as np
+import numpy.typing as npt
+
 class Error(Exception):
     """The base class of every error solvedb raises."""
 
@@ -50,6 +53,56 @@ class Game:
 
 def games() -> List[Game]:
     """Every game solvedb answers by name, in its catalogue's order."""
+
+def notation(game: str, codes: npt.ArrayLike) -> List[str]:
+    """The notation of each integer code (see :meth:`Oracle.probe_arrays`)."""
+
+@final
+class Arrays:
+    """Answers about many positions in numpy arrays, one row per position.
+
+    Values are from the side to move, a move's from its mover counted from
+    before the move. Per-move arrays have ``move_slots`` columns, one per
+    cell or edge (OpenSpiel's action ids), zero where ``legal`` is false.
+
+    >>> a = Oracle().probe_arrays("dots:2x2", ["2x2:h0,0 v1,2"])
+    >>> a.value.tolist(), a.move_value.shape, int(a.legal.sum())
+    ([-1], (1, 12), 10)
+    """
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def move_slots(self) -> int:
+        """Cells of the board, or its edges."""
+    @property
+    def code(self) -> npt.NDArray[np.uint64]:
+        """``(n, 2)``: X's and O's stones as cell masks; dots: drawn edges and 0."""
+    @property
+    def stored(self) -> npt.NDArray[np.bool_]:
+        """``(n,)``: the table holds an entry of the position's own."""
+    @property
+    def value(self) -> npt.NDArray[np.int8]:
+        """``(n,)``: 1/0/-1 win/draw/loss; dots: net still unclaimed boxes."""
+    @property
+    def result(self) -> npt.NDArray[np.int8]:
+        """``(n,)``: the sign of ``value``."""
+    @property
+    def plies(self) -> npt.NDArray[np.uint8]:
+        """``(n,)``: plies to the end under perfect play (dots: undrawn edges)."""
+    @property
+    def move_value(self) -> npt.NDArray[np.int8]:
+        """``(n, move_slots)``: each move's value for its mover."""
+    @property
+    def move_result(self) -> npt.NDArray[np.int8]:
+        """``(n, move_slots)``: each move's result class."""
+    @property
+    def move_plies(self) -> npt.NDArray[np.uint8]:
+        """``(n, move_slots)``: each move's plies to the end."""
+    @property
+    def legal(self) -> npt.NDArray[np.bool_]:
+        """``(n, move_slots)``: the legal moves."""
+    def __len__(self) -> int: ...
 
 @final
 class MoveReport:
@@ -127,27 +180,29 @@ class Mainline:
 
 @final
 class Oracle:
-    """Perfect-play answers from a directory of solvedb tables.
+    """Perfect-play answers from solvedb tables: the default tables inside
+    the package, or a directory's (which then are the only ones).
 
     Tables open on first use; a game without a table is searched exactly,
     within ``max_nodes`` positions and ``max_seconds`` seconds (past them:
     :class:`BudgetExhausted`). One Oracle may be shared by threads: the GIL
     is released while it works.
 
-    >>> oracle = Oracle("tables")
+    >>> oracle = Oracle()
     >>> oracle.best_move("tictactoe", "X../.O./...").result
     'draw'
     """
 
     def __init__(
         self,
-        tables_dir: Union[str, "PathLike[str]"],
+        tables_dir: Union[str, "PathLike[str]", None] = None,
         *,
         max_nodes: Optional[int] = None,
         max_seconds: Optional[float] = None,
     ) -> None: ...
     @property
-    def tables_dir(self) -> Path: ...
+    def tables_dir(self) -> Optional[Path]:
+        """The tables directory; None for the tables inside the package."""
     def probe(self, game: str, position: str) -> Report:
         """The value of a position (``moves`` is empty)."""
     def moves(self, game: str, position: str) -> Report:
@@ -160,3 +215,27 @@ class Oracle:
         self, game: str, positions: Iterable[str], *, moves: bool = False
     ) -> list[Report]:
         """Many positions at once (a list, or a numpy array of strings), in order."""
+    def probe_arrays(
+        self,
+        game: str,
+        positions: Union[Iterable[str], npt.NDArray[np.integer]],
+        *,
+        moves: bool = True,
+    ) -> Arrays:
+        """Many positions at once, answered in numpy arrays, the GIL released.
+
+        ``positions``: strings in solvedb's notation, or integer codes, shape
+        ``(n, 2)`` (X's and O's stones, bit ``i`` for cell ``i``) or for dots
+        ``(n,)`` (drawn edges, bit ``i`` for edge ``i``). Without ``moves``
+        the move arrays have no columns.
+        """
+    def table_arrays(
+        self,
+        game: str,
+        *,
+        all_symmetries: bool = False,
+        sample: Optional[int] = None,
+        seed: int = 0,
+    ) -> Arrays:
+        """Every position the game's table holds, with its values (see
+        :func:`solvedb.datasets.load`)."""

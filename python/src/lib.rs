@@ -12,16 +12,22 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use solvedb_lookup::{
-    AnyValue, BoardShape, Error as LookupError, ErrorKind, Game, GameId, GameInfo,
-    Mainline as LookupMainline, MoveReport, Oracle as LookupOracle, Report as LookupReport,
-    SearchLimits, TablePlan, catalogue, with_game,
+    AnyValue, BoardShape, Columns, Encoded, Error as LookupError, ErrorKind, Game, GameId,
+    GameInfo, Mainline as LookupMainline, MoveReport, Oracle as LookupOracle, Positions,
+    Report as LookupReport, SearchLimits, TablePlan, catalogue, dataset, with_game,
 };
+
+/// The default tables, compiled in by `build.rs` from `tables/MANIFEST`.
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+}
 
 create_exception!(
     solvedb,
@@ -337,9 +343,9 @@ struct PyOracle {
 #[pymethods]
 impl PyOracle {
     #[new]
-    #[pyo3(signature = (tables_dir, *, max_nodes=None, max_seconds=None))]
+    #[pyo3(signature = (tables_dir=None, *, max_nodes=None, max_seconds=None))]
     fn new(
-        tables_dir: PathBuf,
+        tables_dir: Option<PathBuf>,
         max_nodes: Option<u64>,
         max_seconds: Option<f64>,
     ) -> PyResult<PyOracle> {
@@ -355,16 +361,83 @@ impl PyOracle {
             time,
             ..SearchLimits::default()
         };
-        let oracle = LookupOracle::open(&tables_dir)
-            .map_err(to_py_err)?
-            .with_search_limits(limits);
+        let oracle = match tables_dir {
+            Some(dir) => LookupOracle::open(&dir),
+            None => LookupOracle::from_static_tables(embedded::TABLES),
+        };
+        let oracle = oracle.map_err(to_py_err)?.with_search_limits(limits);
         Ok(PyOracle { oracle })
     }
 
-    /// The tables directory (always set: the constructor takes one).
+    /// The tables directory; `None` for the tables inside the package.
     #[getter]
-    fn tables_dir(&self) -> PathBuf {
-        self.oracle.dir().map(ToOwned::to_owned).unwrap_or_default()
+    fn tables_dir(&self) -> Option<PathBuf> {
+        self.oracle.dir().map(ToOwned::to_owned)
+    }
+
+    /// Many positions of one game at once, answered in numpy arrays (an
+    /// `Arrays`), with the GIL released and no Python object per position.
+    /// `positions` is a list or array of strings in solvedb's notation, or
+    /// a numpy array of integer codes: shape `(n, 2)`, X's and O's stones
+    /// as cell masks for the tic-tac-toe family; shape `(n,)` (or `(n, 2)`
+    /// with zeros beside) of drawn-edge masks for dots-and-boxes.
+    /// Without `moves`, only the positions' own values (the move arrays
+    /// have no columns).
+    #[pyo3(signature = (game, positions, *, moves=true))]
+    fn probe_arrays(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        positions: &Bound<'_, PyAny>,
+        moves: bool,
+    ) -> PyResult<PyArrays> {
+        let game = game_id(game)?;
+        let columns = match integer_codes(py, positions)? {
+            Some(codes) => py.detach(|| self.oracle.columns(game, Positions::Codes(&codes), moves)),
+            None => {
+                let texts = positions
+                    .try_iter()?
+                    .map(|p| p?.extract::<String>())
+                    .collect::<PyResult<Vec<String>>>()?;
+                py.detach(|| {
+                    self.oracle
+                        .columns(game, Positions::Notation(&texts), moves)
+                })
+            }
+        };
+        PyArrays::new(py, game, columns.map_err(to_py_err)?)
+    }
+
+    /// Every position `game`'s table holds, with its value and every
+    /// move's (an `Arrays`, in the table's order): the canonical positions,
+    /// or with `all_symmetries` every symmetric image too; `sample` keeps
+    /// that many, uniformly at random by `seed` (as `solvedb export
+    /// --sample N --seed S`).
+    #[pyo3(signature = (game, *, all_symmetries=false, sample=None, seed=0))]
+    fn table_arrays(
+        &self,
+        py: Python<'_>,
+        game: &str,
+        all_symmetries: bool,
+        sample: Option<u64>,
+        seed: u64,
+    ) -> PyResult<PyArrays> {
+        let game = game_id(game)?;
+        let columns = py.detach(|| {
+            let span = 0..self.oracle.table_span(game)?;
+            let places = match sample {
+                Some(n) => {
+                    let total = self
+                        .oracle
+                        .table_count(game, span.clone(), all_symmetries)?;
+                    Some(dataset::sample(total, n, seed))
+                }
+                None => None,
+            };
+            self.oracle
+                .table_rows(game, span, all_symmetries, places.as_deref(), true)
+        });
+        PyArrays::new(py, game, columns.map_err(to_py_err)?)
     }
 
     /// The value of a position (no moves).
@@ -440,8 +513,184 @@ impl PyOracle {
     }
 
     fn __repr__(&self) -> String {
-        format!("Oracle({:?})", self.oracle.dir())
+        match self.oracle.dir() {
+            Some(dir) => format!("Oracle({dir:?})"),
+            None => "Oracle()".to_owned(),
+        }
     }
+}
+
+/// Integer codes from a numpy array of integers, `None` for anything else
+/// (strings are read by the caller).
+fn integer_codes(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Option<Vec<[u64; 2]>>> {
+    let numpy = py.import("numpy")?;
+    if !positions.is_instance(&numpy.getattr("ndarray")?)? {
+        return Ok(None);
+    }
+    let kind: String = positions.getattr("dtype")?.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" {
+        return Ok(None);
+    }
+    let array = numpy.call_method1("ascontiguousarray", (positions, "uint64"))?;
+    let array: PyReadonlyArrayDyn<'_, u64> = array.extract()?;
+    let shape = array.shape().to_vec();
+    let data = array
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    match shape.as_slice() {
+        [_] => Ok(Some(data.iter().map(|&a| [a, 0]).collect())),
+        [_, 2] => Ok(Some(data.chunks_exact(2).map(|c| [c[0], c[1]]).collect())),
+        _ => Err(PyValueError::new_err(format!(
+            "integer positions are codes of shape (n, 2) (or (n,) for dots-and-boxes), not {shape:?}"
+        ))),
+    }
+}
+
+/// The answers about many positions in numpy arrays, one row per position
+/// (see `Oracle.probe_arrays`).
+#[pyclass(frozen, module = "solvedb", name = "Arrays")]
+#[derive(Debug)]
+struct PyArrays {
+    game: GameId,
+    rows: usize,
+    move_slots: usize,
+    code: Py<PyAny>,
+    stored: Py<PyAny>,
+    value: Py<PyAny>,
+    result: Py<PyAny>,
+    plies: Py<PyAny>,
+    move_value: Py<PyAny>,
+    move_result: Py<PyAny>,
+    move_plies: Py<PyAny>,
+    legal: Py<PyAny>,
+}
+
+/// A vector as a numpy array of `shape`, without copying its elements.
+fn array<T: numpy::Element>(py: Python<'_>, data: Vec<T>, shape: &[usize]) -> PyResult<Py<PyAny>> {
+    let flat = PyArray1::from_vec(py, data);
+    let shaped: Bound<'_, PyArrayDyn<T>> = flat.reshape(shape)?;
+    Ok(shaped.into_any().unbind())
+}
+
+impl PyArrays {
+    fn new(py: Python<'_>, game: GameId, columns: Columns) -> PyResult<PyArrays> {
+        let (n, m) = (columns.len(), columns.move_slots);
+        let code: Vec<u64> = columns.code.iter().flatten().copied().collect();
+        Ok(PyArrays {
+            game,
+            rows: n,
+            move_slots: m,
+            code: array(py, code, &[n, 2])?,
+            stored: array(py, columns.stored, &[n])?,
+            value: array(py, columns.value, &[n])?,
+            result: array(py, columns.result, &[n])?,
+            plies: array(py, columns.plies, &[n])?,
+            move_value: array(py, columns.move_value, &[n, m])?,
+            move_result: array(py, columns.move_result, &[n, m])?,
+            move_plies: array(py, columns.move_plies, &[n, m])?,
+            legal: array(py, columns.legal, &[n, m])?,
+        })
+    }
+}
+
+#[pymethods]
+impl PyArrays {
+    /// The game.
+    #[getter]
+    fn game(&self) -> String {
+        self.game.to_string()
+    }
+
+    /// Move indices per row: the board's cells, or its edges.
+    #[getter]
+    fn move_slots(&self) -> usize {
+        self.move_slots
+    }
+
+    /// `(n, 2)` uint64: each position's code (X's and O's stones, or the
+    /// drawn edges and 0).
+    #[getter]
+    fn code(&self, py: Python<'_>) -> Py<PyAny> {
+        self.code.clone_ref(py)
+    }
+
+    /// `(n,)` bool: whether the table holds an entry of the position's own
+    /// (false for a dots-and-boxes free capture, a cube position forced
+    /// play settles, or a search).
+    #[getter]
+    fn stored(&self, py: Python<'_>) -> Py<PyAny> {
+        self.stored.clone_ref(py)
+    }
+
+    /// `(n,)` int8: the value for the side to move: 1 win, 0 draw, -1 loss
+    /// (tic-tac-toe family); the net still unclaimed boxes (dots).
+    #[getter]
+    fn value(&self, py: Python<'_>) -> Py<PyAny> {
+        self.value.clone_ref(py)
+    }
+
+    /// `(n,)` int8: the result class, the sign of `value`.
+    #[getter]
+    fn result(&self, py: Python<'_>) -> Py<PyAny> {
+        self.result.clone_ref(py)
+    }
+
+    /// `(n,)` uint8: plies to the end under perfect play (dots: the
+    /// undrawn edges).
+    #[getter]
+    fn plies(&self, py: Python<'_>) -> Py<PyAny> {
+        self.plies.clone_ref(py)
+    }
+
+    /// `(n, move_slots)` int8: each move's value for its mover, from
+    /// before the move; 0 where `legal` is false.
+    #[getter]
+    fn move_value(&self, py: Python<'_>) -> Py<PyAny> {
+        self.move_value.clone_ref(py)
+    }
+
+    /// `(n, move_slots)` int8: each move's result class.
+    #[getter]
+    fn move_result(&self, py: Python<'_>) -> Py<PyAny> {
+        self.move_result.clone_ref(py)
+    }
+
+    /// `(n, move_slots)` uint8: each move's plies to the end.
+    #[getter]
+    fn move_plies(&self, py: Python<'_>) -> Py<PyAny> {
+        self.move_plies.clone_ref(py)
+    }
+
+    /// `(n, move_slots)` bool: the legal moves.
+    #[getter]
+    fn legal(&self, py: Python<'_>) -> Py<PyAny> {
+        self.legal.clone_ref(py)
+    }
+
+    fn __len__(&self) -> usize {
+        self.rows
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Arrays(game='{}', rows={}, move_slots={})",
+            self.game, self.rows, self.move_slots
+        )
+    }
+}
+
+/// The notation of each code of `game` (see `Oracle.probe_arrays` for the
+/// codes): a list of strings.
+#[pyfunction]
+fn notation(game: &str, codes: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let id = game_id(game)?;
+    let codes = integer_codes(codes.py(), codes)?
+        .ok_or_else(|| PyValueError::new_err("codes are a numpy array of integers"))?;
+    with_game!(id, g => codes
+        .iter()
+        .map(|&code| g.position_of(code).map(|p| g.notation(p)).map_err(LookupError::from))
+        .collect::<Result<Vec<_>, LookupError>>())
+    .map_err(to_py_err)
 }
 
 /// One game of the catalogue: what the package's list of games says of it.
@@ -536,6 +785,8 @@ fn games() -> PyResult<Vec<PyGame>> {
 fn _solvedb(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
     module.add_function(wrap_pyfunction!(games, module)?)?;
+    module.add_function(wrap_pyfunction!(notation, module)?)?;
+    module.add_class::<PyArrays>()?;
     module.add_class::<PyGame>()?;
     module.add_class::<PyOracle>()?;
     module.add_class::<PyReport>()?;

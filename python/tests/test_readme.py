@@ -13,10 +13,10 @@ def test_readme_python_examples_print_what_they_say():
     section = readme[readme.index("### From Python") :]
     section = section[: section.index("\n## ")]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     code = "".join(blocks)
     expected = [m.group(1) for m in re.finditer(r"^print\(.*\)\s+# (.*)$", code, re.M)]
-    assert len(expected) == 3
+    assert len(expected) == 6
     out = io.StringIO()
     cwd = os.getcwd()
     os.chdir(REPO)  # the examples name the tables directory "tables"

@@ -1,7 +1,8 @@
 //! The servers of solvedb: JSON lines on standard input and output
 //! ([`stdio`]), and the web explorer, its JSON API, rooms and the
 //! leaderboard over HTTP ([`http`], on axum and tokio, with the
-//! leaderboard's SQLite database in [`store`]).
+//! leaderboard's SQLite database in [`store`] and the computer's levels in
+//! [`computer`]).
 //!
 //! Every answer comes from one [`Oracle`](solvedb_lookup::Oracle) in the
 //! JSON shapes of `solvedb-lookup` ([`Report::to_json_for`],
@@ -14,6 +15,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod computer;
 pub mod http;
 pub mod stdio;
 pub mod store;

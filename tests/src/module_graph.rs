@@ -1,16 +1,18 @@
 //! The module graph of a crate, read from its sources, and the cycles in
 //! it: the check that no module imports a module that imports it back.
 //!
-//! Modules come from the file tree (`a.rs`, `a/mod.rs`, `a/b.rs`, and
-//! `mod name { ... }` blocks are not split further). A module depends on
-//! another where its code names it by a path (`crate::a::b`, `super::b`,
-//! `self::b`, in `use` trees and in expressions), outside comments, string
-//! literals and `#[cfg(test)]` modules. A dependency counts between the two
-//! modules' branches below their deepest common ancestor: `a::x` naming
-//! `b::y` makes `a` depend on `b`, while a module naming its own parent or
-//! child is how Rust modules are built and counts for nothing. A cycle is
-//! then a set of sibling modules that depend on each other in a circle, at
-//! any depth.
+//! Modules come from the file tree (`a.rs`, `a/mod.rs`, `a/b.rs`; `lib.rs`
+//! over `main.rs` as the root), and `mod name { ... }` blocks are not split
+//! further. A module depends on another where its code names it by a path
+//! (`crate::a::b`, `super::b`, `self::b`, in `use` trees and in
+//! expressions), outside comments, string literals and inline
+//! `#[cfg(test)]` items; tests in files of their own (`#[cfg(test)] mod
+//! tests;`) are read as the modules they are. A dependency counts between
+//! the two modules' branches below their deepest common ancestor: `a::x`
+//! naming `b::y` makes `a` depend on `b`, while a module naming its own
+//! parent or child is how Rust modules are built and counts for nothing. A
+//! cycle is then a set of sibling modules that depend on each other in a
+//! circle, at any depth.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -56,7 +58,10 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<ModulePath, String>) {
         ) {
             segments.pop();
         }
-        out.insert(segments, fs::read_to_string(&path).unwrap());
+        // A crate with both keeps `lib.rs` (sorted first) as its root: the
+        // binary's `main.rs` uses the library by its name, not by modules.
+        out.entry(segments)
+            .or_insert_with(|| fs::read_to_string(&path).unwrap());
     }
 }
 

@@ -3,9 +3,13 @@
 //! the Debian packages `chromium` and `chromium-driver` (`.ci/run`
 //! installs them); without them a test fails, it does not skip.
 
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use futures_util::FutureExt;
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -140,6 +144,27 @@ impl Tab {
             .unwrap();
     }
 
+    /// Sizes the window so that the page's viewport is `width` × `height`
+    /// CSS pixels (the window's frame is added to the size asked).
+    pub async fn viewport(&self, width: u32, height: u32) {
+        self.c.set_window_size(width, height).await.unwrap();
+        for _ in 0..3 {
+            let inner = self.js("return [innerWidth, innerHeight]").await;
+            let [w, h]: [i64; 2] = serde_json::from_value(inner).unwrap_or([0, 0]);
+            if (w, h) == (i64::from(width), i64::from(height)) {
+                return;
+            }
+            let (outer_w, outer_h) = self.c.get_window_size().await.unwrap();
+            let grow = |outer: u64, inner: i64, wanted: u32| {
+                (outer as i64 + i64::from(wanted) - inner).max(1) as u32
+            };
+            self.c
+                .set_window_size(grow(outer_w, w, width), grow(outer_h, h, height))
+                .await
+                .unwrap();
+        }
+    }
+
     /// Saves a screenshot as `target/screenshots/NAME.png`.
     pub async fn screenshot(&self, name: &str) {
         let png = self.c.screenshot().await.unwrap();
@@ -154,4 +179,59 @@ impl Tab {
 /// value's label, off the line).
 pub fn move_selector(mv: &str) -> String {
     format!("#board button[data-move=\"{mv}\"], #board [data-move=\"{mv}\"] .hit")
+}
+
+/// Named checks run one after another: a check that fails (panics) is
+/// noted and the others still run, so one run says every failing one;
+/// [`finish`](Checks::finish) fails the test if any did.
+#[derive(Debug, Default)]
+pub struct Checks {
+    failed: Vec<String>,
+    passed: usize,
+}
+
+impl Checks {
+    /// Runs `check`, noting its failure.
+    pub async fn run(&mut self, name: &str, check: impl Future<Output = ()>) {
+        let started = Instant::now();
+        match AssertUnwindSafe(check).catch_unwind().await {
+            Ok(()) => self.passed += 1,
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                    .unwrap_or_default();
+                self.failed.push(format!("{name}: {message}"));
+            }
+        }
+        eprintln!(
+            "check {name}: {} in {:.1} s",
+            if self
+                .failed
+                .last()
+                .is_some_and(|f| f.starts_with(&format!("{name}:")))
+            {
+                "FAILED"
+            } else {
+                "ok"
+            },
+            started.elapsed().as_secs_f64()
+        );
+    }
+
+    /// Fails if any check failed, naming each.
+    ///
+    /// # Panics
+    ///
+    /// If a check failed.
+    pub fn finish(self) {
+        assert!(
+            self.failed.is_empty(),
+            "{} of {} checks failed:\n{}",
+            self.failed.len(),
+            self.failed.len() + self.passed,
+            self.failed.join("\n")
+        );
+    }
 }

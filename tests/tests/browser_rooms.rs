@@ -1,9 +1,11 @@
 //! Play a friend in real browsers: two headless Chromium sessions (two
 //! profiles, two people) on one chromedriver play whole games in one room
-//! by clicks, through one in-process server; then the leaderboard page.
-//! Needs `chromium` and `chromium-driver`; fails without them.
-//! Screenshots of the flow and of the leaderboard, light and dark, desktop
-//! and phone, go to `target/screenshots/rooms-*.png`.
+//! by clicks, through one in-process server; a rated game against the
+//! computer on the explorer, played through the server; two more people,
+//! anonymous, who only draw; then the leaderboard page. Needs `chromium`
+//! and `chromium-driver`; fails without them. Screenshots of the flow and
+//! of the leaderboard, light and dark, desktop (1280×800) and phone
+//! (390×844), go to `target/screenshots/rooms-*.png`.
 
 use std::time::{Duration, Instant};
 
@@ -13,7 +15,7 @@ use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{Error, Game, GameId, with_game};
 use solvedb_server::http::{self, AppState, ServerLimits};
 use solvedb_tests::committed_tables;
-use solvedb_tests::webdriver::{Driver, Tab, move_selector};
+use solvedb_tests::webdriver::{Checks, Driver, Tab, move_selector};
 
 /// `GET` over loopback: the status and the JSON body.
 async fn http_get(base: &str, path: &str) -> (u16, Value) {
@@ -167,7 +169,7 @@ async fn run() {
         },
     ];
     for p in &people {
-        p.c.set_window_size(1200, 900).await.unwrap();
+        p.viewport(1280, 800).await;
     }
     let mut rng = Rng::new(1111);
     // Names, kept in each browser's storage.
@@ -182,7 +184,7 @@ async fn run() {
         let id: GameId = game.parse().unwrap();
         let links = create_room(&people[0], &base, game).await;
         assert!(
-            links[0].contains("token=") && links[1].contains("token="),
+            links[0].contains("token=") && links[1].contains("invite="),
             "{links:?}"
         );
         if shots {
@@ -191,7 +193,7 @@ async fn run() {
                 people[0].c.refresh().await.unwrap();
                 // A reload shows the form again; the links need a new room.
                 let _ = create_room(&people[0], &base, game).await;
-                people[0].screenshot(&format!("create-{theme}-1200")).await;
+                people[0].screenshot(&format!("create-{theme}-1280")).await;
             }
             people[0].theme("light").await;
         }
@@ -219,9 +221,9 @@ async fn run() {
         games_played += 1;
         if shots {
             for theme in ["light", "dark"] {
-                for (width, height) in [(1200, 900), (390, 844)] {
+                for (width, height) in [(1280, 800), (390, 844)] {
                     for p in &people {
-                        p.c.set_window_size(width, height).await.unwrap();
+                        p.viewport(width, height).await;
                         p.theme(theme).await;
                         p.c.refresh().await.unwrap();
                         p.settled(None).await;
@@ -230,13 +232,16 @@ async fn run() {
                 }
             }
             for p in &people {
-                p.c.set_window_size(1200, 900).await.unwrap();
+                p.viewport(1280, 800).await;
                 p.theme("light").await;
             }
         }
     }
 
-    // A mid-game screenshot: a fresh room, three moves in.
+    let mut checks = Checks::default();
+
+    // A mid-game screenshot: a fresh room, three moves in; the history and
+    // the announcements in coordinates.
     let links = create_room(&people[0], &base, "tictactoe").await;
     people[0].c.goto(&links[0]).await.unwrap();
     people[1].c.goto(&links[1]).await.unwrap();
@@ -247,9 +252,25 @@ async fn run() {
         people[0].settled(Some(k + 1)).await;
         people[1].settled(Some(k + 1)).await;
     }
+    checks
+        .run("a room's history in coordinates", async {
+            let history = people[1]
+                .js("return [...document.querySelectorAll('#history li')].map(li => li.textContent)")
+                .await;
+            assert_eq!(history, serde_json::json!(["X b2", "O a1", "X c3"]));
+        })
+        .await;
+    checks
+        .run("a room's announcements in coordinates", async {
+            let status = people[1].text("status").await;
+            assert_eq!(status, "ann (X) played c3. Your move.");
+            let status = people[0].text("status").await;
+            assert!(status.starts_with("You played c3."), "{status}");
+        })
+        .await;
     for theme in ["light", "dark"] {
-        for (width, height) in [(1200, 900), (390, 844)] {
-            people[1].c.set_window_size(width, height).await.unwrap();
+        for (width, height) in [(1280, 800), (390, 844)] {
+            people[1].viewport(width, height).await;
             people[1].theme(theme).await;
             people[1].c.refresh().await.unwrap();
             people[1].settled(Some(3)).await;
@@ -258,72 +279,147 @@ async fn run() {
                 .await;
         }
     }
+    people[1].viewport(1280, 800).await;
+    people[1].theme("light").await;
 
-    // A game against the computer on the explorer goes into the
-    // leaderboard too, under the name given on the play page.
+    // A rated game against the computer on the explorer: played through
+    // the server (the page sends each move, the server answers with the
+    // computer's), the values hidden until the end, then recorded.
     let p = &people[0];
-    p.c.goto(&format!(
-        "{base}/?game=tictactoe&first=human&second=perfect"
-    ))
-    .await
-    .unwrap();
-    p.settled(None).await;
-    loop {
-        let free = p
-            .js("return [...document.querySelectorAll('#board button.cell')]
-                   .filter(b => b.textContent === '' || b.querySelector('.tag'))
-                   .map(b => b.dataset.move)")
-            .await;
-        let free: Vec<String> = serde_json::from_value(free).unwrap();
-        if free.is_empty() || !p.text("score").await.is_empty() {
-            break;
-        }
-        let mv = rng.pick(&free).clone();
-        p.click_css(&move_selector(&mv)).await;
-        p.settled(None).await;
-    }
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let (_, board) = http_get(&base, "/api/v1/leaderboard?game=tictactoe").await;
-        let names: Vec<&str> = board["entries"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| e["name"].as_str().unwrap())
-            .collect();
-        if names.contains(&"computer (perfect)") {
-            assert!(names.contains(&"ann"), "{names:?}");
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the game against the computer was not recorded: {names:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    checks
+        .run(
+            "a rated game against the computer is played through the server",
+            async {
+                p.c.goto(&format!(
+                    "{base}/?game=tictactoe&first=human&second=perfect"
+                ))
+                .await
+                .unwrap();
+                p.settled(None).await;
+                p.click_css("#rated").await;
+                p.settled(None).await;
+                assert_eq!(
+                    p.js("return document.querySelectorAll('#board .tag').length")
+                        .await,
+                    0,
+                    "values hidden"
+                );
+                loop {
+                    let free = p
+                        .js("return [...document.querySelectorAll('#board button.cell')]
+                           .filter(b => b.textContent === '').map(b => b.dataset.move)")
+                        .await;
+                    let free: Vec<String> = serde_json::from_value(free).unwrap();
+                    if free.is_empty() || !p.text("score").await.is_empty() {
+                        break;
+                    }
+                    let mv = rng.pick(&free).clone();
+                    p.click_css(&move_selector(&mv)).await;
+                    p.settled(None).await;
+                }
+                let status = p.text("status").await;
+                assert!(status.contains("Recorded in the leaderboard"), "{status}");
+                assert!(
+                    !p.js("return document.getElementById('review').hidden")
+                        .await
+                        .as_bool()
+                        .unwrap()
+                );
+                let (_, board) = http_get(&base, "/api/v1/leaderboard?game=tictactoe").await;
+                let people: Vec<&str> = board["entries"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| e["name"].as_str().unwrap())
+                    .collect();
+                let computer: Vec<&str> = board["computer"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| e["name"].as_str().unwrap())
+                    .collect();
+                assert!(people.contains(&"ann"), "{people:?}");
+                assert_eq!(
+                    computer,
+                    ["computer (perfect)"],
+                    "the computer apart from people"
+                );
+                assert!(
+                    !people.iter().any(|n| n.starts_with("computer")),
+                    "{people:?}"
+                );
+            },
+        )
+        .await;
+    checks
+        .run("a posted move list makes no result", async {
+            let answer = p
+                .js("return fetch('/api/v1/games', {method: 'POST', headers: {'content-type': 'application/json'},
+                       body: JSON.stringify({game: 'tictactoe', moves: ['0','3','1','4','2'],
+                                             players: {first: 'eve', second: 'computer (perfect)'}})})
+                       .then(r => r.status)")
+                .await;
+            assert_eq!(answer, 405);
+            let (_, board) = http_get(&base, "/api/v1/leaderboard").await;
+            assert!(!board.to_string().contains("eve"), "{board}");
+        })
+        .await;
+    checks
+        .run("the computer's names are refused to people", async {
+            p.c.goto(&format!("{base}/play")).await.unwrap();
+            p.settled(None).await;
+            let field = p.c.find(Locator::Id("create-name")).await.unwrap();
+            field.clear().await.unwrap();
+            field.send_keys("Computer (perfect)").await.unwrap();
+            p.click_css("#make").await;
+            p.settled(None).await;
+            assert_eq!(
+                p.js("return document.getElementById('links').hidden").await,
+                true,
+                "no room made"
+            );
+            let note = p.text("create-note").await;
+            assert!(note.contains("the computer's name"), "{note}");
+            assert_eq!(
+                p.js("return localStorage.getItem('solvedb-name')").await,
+                "ann"
+            );
+        })
+        .await;
 
-    // The leaderboard page: both players, one line each per game played.
+    // The leaderboard page: both players, one line each, the computer apart.
     let p = &people[1];
     for theme in ["light", "dark"] {
-        for (width, height) in [(1200, 900), (390, 844)] {
-            p.c.set_window_size(width, height).await.unwrap();
+        for (width, height) in [(1280, 800), (390, 844)] {
+            p.viewport(width, height).await;
             p.theme(theme).await;
             p.c.goto(&format!("{base}/leaderboard")).await.unwrap();
             p.settled(None).await;
             let rows = p
-                .js("return [...document.querySelectorAll('#entries tr')].map(r => [...r.children].map(c => c.textContent))")
+                .js("return [...document.querySelectorAll('#entries tr')].filter(r => r.children.length > 1)
+                       .map(r => [...r.children].map(c => c.textContent))")
                 .await;
             let rows: Vec<Vec<String>> = serde_json::from_value(rows).unwrap();
             let names: Vec<&str> = rows.iter().map(|r| r[1].as_str()).collect();
-            assert_eq!(names.len(), 3, "{rows:?}");
+            assert_eq!(names.len(), 2, "{rows:?}");
             assert!(names.contains(&"ann") && names.contains(&"bob"), "{rows:?}");
             let games = |name: &str| rows.iter().find(|r| r[1] == name).unwrap()[3].clone();
             assert_eq!(games("bob"), games_played.to_string(), "{rows:?}");
             assert_eq!(games("ann"), (games_played + 1).to_string(), "{rows:?}");
-            assert_eq!(games("computer (perfect)"), "1", "{rows:?}");
+            let computer = p
+                .js("return [...document.querySelectorAll('#computer tr')].map(r => [...r.children].map(c => c.textContent))")
+                .await;
+            let computer: Vec<Vec<String>> = serde_json::from_value(computer).unwrap();
+            assert_eq!(computer.len(), 1, "{computer:?}");
+            assert_eq!(
+                (computer[0][0].as_str(), computer[0][3].as_str()),
+                ("perfect", "1")
+            );
             p.screenshot(&format!("leaderboard-{theme}-{width}")).await;
         }
     }
+    p.viewport(1280, 800).await;
+    p.theme("light").await;
     // One game's leaderboard through the picker.
     p.c.find(Locator::Id("game"))
         .await
@@ -336,5 +432,121 @@ async fn run() {
     for person in people {
         person.tab.c.close().await.unwrap();
     }
+
+    // Two more people, who give no name: a drawn room game. Two lines,
+    // not one "anonymous"; a player with only draws breaks nothing.
+    let profiles = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let people = [
+        Person {
+            tab: driver.session(profiles[0].path()).await,
+        },
+        Person {
+            tab: driver.session(profiles[1].path()).await,
+        },
+    ];
+    for p in &people {
+        p.viewport(1280, 800).await;
+    }
+    let links = create_room(&people[0], &base, "tictactoe").await;
+    people[0].c.goto(&links[0]).await.unwrap();
+    people[1].c.goto(&links[1]).await.unwrap();
+    people[0].settled(Some(0)).await;
+    people[1].settled(Some(0)).await;
+    for (k, mv) in ["4", "0", "2", "6", "3", "5", "1", "7", "8"]
+        .iter()
+        .enumerate()
+    {
+        people[k % 2].click_css(&move_selector(mv)).await;
+        people[0].settled(Some(k + 1)).await;
+        people[1].settled(Some(k + 1)).await;
+    }
+    let p = &people[1];
+    checks
+        .run("a room's review in coordinates", async {
+            let review = p.text("review-body").await;
+            assert!(review.contains("kept the value"), "{review}");
+            let first = p
+                .js("return document.querySelector('#verdicts li .coord').textContent")
+                .await;
+            assert_eq!(first, "anonymous b2");
+        })
+        .await;
+    checks
+        .run("players who only drew: the leaderboard still answers, anonymous people apart", async {
+            let (status, board) = http_get(&base, "/api/v1/leaderboard?game=tictactoe").await;
+            assert_eq!(status, 200, "{board}");
+            p.c.goto(&format!("{base}/leaderboard?game=tictactoe")).await.unwrap();
+            p.settled(None).await;
+            let anonymous = p
+                .js("return [...document.querySelectorAll('#entries tr th')].map(c => c.textContent)
+                       .filter(t => t.startsWith('anonymous'))")
+                .await;
+            let anonymous: Vec<String> = serde_json::from_value(anonymous).unwrap();
+            assert_eq!(anonymous.len(), 2, "{anonymous:?}");
+            assert_ne!(anonymous[0], anonymous[1], "told apart by number: {anonymous:?}");
+            let unranked = p
+                .js("return [...document.querySelectorAll('#entries tr.unranked th')]
+                       .filter(c => c.textContent.startsWith('anonymous')).length")
+                .await;
+            assert_eq!(unranked, 2, "one game each: no rank yet");
+            // Over every game, ann and bob have played enough to rank.
+            p.c.goto(&format!("{base}/leaderboard")).await.unwrap();
+            p.settled(None).await;
+            let ranks = p
+                .js("return [...document.querySelectorAll('#entries tr')].filter(r => r.children.length > 1)
+                       .map(r => r.children[0].textContent)")
+                .await;
+            assert_eq!(ranks, serde_json::json!(["1", "2", "—", "—"]));
+        })
+        .await;
+
+    // Phones: /play's form first, the leaderboard whole.
+    p.viewport(390, 844).await;
+    checks
+        .run("phone: the form to make a room comes first", async {
+            p.c.goto(&format!("{base}/play")).await.unwrap();
+            p.settled(None).await;
+            let bottom = p.js("return [document.getElementById('make').getBoundingClientRect().bottom, innerHeight]").await;
+            let [bottom, height]: [f64; 2] = serde_json::from_value(bottom).unwrap();
+            assert!(bottom <= height, "Create room ends at {bottom} of {height}");
+            p.screenshot("create-light-390").await;
+        })
+        .await;
+    checks
+        .run("phone: the leaderboard readable at 390 px", async {
+            p.c.goto(&format!("{base}/leaderboard")).await.unwrap();
+            p.settled(None).await;
+            p.screenshot("leaderboard-anonymous-light-390").await;
+            for id in ["board-table", "computer-table"] {
+                let fit = p
+                    .js(&format!("const t = document.getElementById('{id}');
+                         return [t.scrollWidth, t.parentElement.clientWidth, document.documentElement.scrollWidth, innerWidth]"))
+                    .await;
+                let [table, wrap, page, width]: [f64; 4] = serde_json::from_value(fit).unwrap();
+                assert!(table <= wrap && page <= width, "{id}: table {table} in {wrap}, page {page} in {width}");
+                // Every word of every cell on one line ("comput/er" is not readable).
+                let broken = p
+                    .js(&format!("const broken = [];
+                         for (const cell of document.querySelectorAll('#{id} tbody th, #{id} tbody td')) {{
+                           const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+                           for (let n = walk.nextNode(); n; n = walk.nextNode()) {{
+                             for (const m of n.data.matchAll(/\\S+/g)) {{
+                               const r = document.createRange();
+                               r.setStart(n, m.index);
+                               r.setEnd(n, m.index + m[0].length);
+                               if (r.getClientRects().length > 1) broken.push(m[0]);
+                             }}
+                           }}
+                         }}
+                         return broken"))
+                    .await;
+                assert_eq!(broken, serde_json::json!([]), "{id}: words broken over lines");
+            }
+        })
+        .await;
+    for person in people {
+        person.tab.c.close().await.unwrap();
+    }
     drop(driver);
+    checks.finish();
 }

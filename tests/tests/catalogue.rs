@@ -12,7 +12,7 @@ use solvedb_lookup::{
     BoardShape, Error, ErrorKind, Game, GameInfo, TablePlan, catalogue, game_names, with_game,
 };
 use solvedb_server::http::client::Client;
-use solvedb_server::http::{self, AppState, ServerLimits};
+use solvedb_server::http::{self, AppState};
 use solvedb_tests::{committed_tables, solvedb, solvedb_with_input};
 use tokio::sync::oneshot;
 
@@ -132,7 +132,11 @@ fn the_fuzzer_covers_every_fuzz_target() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_api_lists_every_explorer_game_and_rooms_take_each() {
-    let state = AppState::new(&committed_tables(), ServerLimits::default()).unwrap();
+    // A room for every game from one address: its write and room rates
+    // lifted.
+    let state = AppState::new(&committed_tables(), http::load::load_server_limits(1))
+        .unwrap()
+        .with_room_limits(http::load::load_limits(1, 1));
     let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (_stop, stopped) = oneshot::channel::<()>();

@@ -8,7 +8,7 @@
 
 use solvedb_generator::games::dots::endgame::{POSITIONS_FILE, positions_text};
 use solvedb_lookup::games::dots::{EndgameSolver, Rules};
-use solvedb_lookup::testkit::{Rng, dots_without_third_sides};
+use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{Dots, Edges, Game, GameOracle, SearchLimits};
 
 /// The board's geometry again, from the edge numbering of the notation
@@ -121,13 +121,13 @@ fn check(board: Dots, position: Edges, rng: &mut Rng, rules: &[(&str, Rules, Opt
 }
 
 /// A position with `undrawn` edges left: play without third sides
-/// (`dots_without_third_sides`, as the bench positions) to 36 undrawn
+/// (`Dots::random_without_third_sides`, as the bench positions) to 36 undrawn
 /// edges on 5x5 (32 on 4x5, about as far as such play goes), then random
 /// edges, which give boxes third sides and take some.
 fn position(board: Dots, rng: &mut Rng, undrawn: u32) -> Edges {
     let quiet = (board.edges() * 3 / 5).max(undrawn);
     loop {
-        if let Some(mut p) = dots_without_third_sides(board, rng, quiet) {
+        if let Some(mut p) = board.random_without_third_sides(rng, quiet) {
             while board.edges() - p.count() > undrawn {
                 let free: Vec<u32> = (0..board.edges()).filter(|&e| p.0 & 1 << e == 0).collect();
                 p.0 |= 1 << rng.pick(&free);

@@ -471,7 +471,8 @@ fn there_is_no_qubic_table_and_every_face_says_so() {
     let err = GameOracle::with_table(Qubic, Table::new(bytes.clone()).unwrap()).unwrap_err();
     assert!(matches!(err, TableError::Header(_)), "{err}");
     assert!(
-        err.to_string().contains("SortedWideKeys with StrategyMoves"),
+        err.to_string()
+            .contains("SortedWideKeys with StrategyMoves"),
         "{err}"
     );
     let dir = tempfile::tempdir().unwrap();

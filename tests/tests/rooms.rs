@@ -1,7 +1,8 @@
 //! Rooms through the server: two WebSocket clients play whole games of
 //! every game kind; the referee refuses what it must and the game goes on;
 //! a reconnect resumes its seat; the leaderboard holds every game, with
-//! the accuracy the oracle gives, across a restart.
+//! the accuracy the oracle gives, across a restart. (Games against the
+//! computer and the leaderboard's counting: `leaderboard.rs`.)
 
 mod roomkit;
 
@@ -82,10 +83,7 @@ async fn play_game(
         }
     };
     let room = made["room"].as_str().unwrap().to_owned();
-    let tokens = [
-        made["seats"]["first"].as_str().unwrap().to_owned(),
-        made["seats"]["second"].as_str().unwrap().to_owned(),
-    ];
+    let tokens = server.tokens(&made).await;
     assert_eq!(room.len(), 32, "128 bits in hex");
     assert_ne!(tokens[0], tokens[1]);
     let mut players = Vec::new();
@@ -282,7 +280,7 @@ async fn whole_games_of_every_game_refereed_and_recorded_across_a_restart() {
     // lifts it to test the referee alone.
     let unhurried = RoomLimits {
         burst: 1000,
-        ..RoomLimits::default()
+        ..roomkit::limits()
     };
     let server = Server::start(Some(data.path()), unhurried).await;
     let list = games();
@@ -343,7 +341,7 @@ async fn whole_games_of_every_game_refereed_and_recorded_across_a_restart() {
     server.stop().await;
 
     // A new server on the same data directory: everything is still there.
-    let server = Server::start(Some(data.path()), RoomLimits::default()).await;
+    let server = Server::start(Some(data.path()), roomkit::limits()).await;
     for (&game, tallies) in &expected {
         assert_eq!(
             &leaderboard(&server, &game.to_string()).await,
@@ -355,82 +353,13 @@ async fn whole_games_of_every_game_refereed_and_recorded_across_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_against_the_computer_is_replayed_judged_and_recorded() {
-    let server = Server::start(None, RoomLimits::default()).await;
-    let oracle = Oracle::open(&committed_tables()).unwrap();
-    // X (a person, random moves) against the perfect level (its best
-    // moves from the oracle).
-    let game = GameId::TicTacToe;
-    let mut position = with_game!(game, g => Ok::<_, Error>(g.notation(g.start()))).unwrap();
-    let mut moves = Vec::new();
-    let mut person_kept = (0u64, 0u64);
-    let mut rng = Rng::new(5);
-    while !legal(game, &position).is_empty() {
-        let mv = if moves.len() % 2 == 0 {
-            let legal = legal(game, &position);
-            rng.pick(&legal).clone()
-        } else {
-            oracle.best_move(game, &position).unwrap().unwrap().mv
-        };
-        if moves.len() % 2 == 0 {
-            person_kept.0 += 1;
-            person_kept.1 += u64::from(kept(&oracle, game, &position, &mv).unwrap());
-        }
-        position = after(game, &position, &mv).0;
-        moves.push(mv);
-    }
-    let body = json!({"game": "tictactoe", "moves": moves, "players": {"first": "eve", "second": "computer (perfect)"}});
-    let (status, answer) = server.post("/api/v1/games", &body).await;
-    assert_eq!(status, 201, "{answer}");
-    assert_ne!(
-        answer["result"]["winner"], "first",
-        "the perfect level never loses"
-    );
-    let board = leaderboard(&server, "tictactoe").await;
-    assert_eq!((board["eve"].rated, board["eve"].kept), person_kept);
-    assert_eq!(
-        board["computer (perfect)"].kept,
-        board["computer (perfect)"].rated
-    );
-    // Refused: unfinished, illegal, malformed, unknown fields, too long.
-    for (body, kind) in [
-        (json!({"game": "tictactoe", "moves": ["4"]}), "request"),
-        (
-            json!({"game": "tictactoe", "moves": ["4", "4"]}),
-            "position",
-        ),
-        (json!({"game": "tictactoe", "moves": "4 0"}), "request"),
-        (json!({"game": "chess", "moves": []}), "unsupported"),
-        (
-            json!({"game": "tictactoe", "moves": [], "cheat": true}),
-            "request",
-        ),
-        (
-            json!({"game": "tictactoe", "moves": vec!["0"; 300]}),
-            "request",
-        ),
-    ] {
-        let (status, e) = server.post("/api/v1/games", &body).await;
-        assert_eq!(
-            (status, e["kind"].as_str()),
-            (400, Some(kind)),
-            "{body}: {e}"
-        );
-    }
-    let (status, e) = server.post_raw("/api/v1/games", b"{not json").await;
-    assert_eq!((status, e["kind"].as_str()), (400, Some("request")));
+async fn a_body_over_the_limit_is_refused() {
+    let server = Server::start(None, roomkit::limits()).await;
     let (status, e) = server.post_raw("/api/v1/rooms", &vec![b' '; 10_000]).await;
     assert_eq!(
         (status, e["kind"].as_str()),
         (400, Some("request")),
         "a body over the limit"
-    );
-    assert_eq!(
-        server.get("/api/v1/leaderboard?game=tictactoe").await.1["entries"]
-            .as_array()
-            .unwrap()
-            .len(),
-        2
     );
     server.stop().await;
 }
@@ -442,13 +371,13 @@ async fn seats_reconnects_spectators_hints_and_limits() {
         connections: 4,
         burst: 5,
         per_second: 1.0,
-        ..RoomLimits::default()
+        ..roomkit::limits()
     };
     let server = Server::start(None, limits).await;
     let made = server.create("tictactoe", false).await;
     let room = made["room"].as_str().unwrap();
-    let first = made["seats"]["first"].as_str().unwrap();
-    let second = made["seats"]["second"].as_str().unwrap();
+    let tokens = server.tokens(&made).await;
+    let (first, second) = (tokens[0].as_str(), tokens[1].as_str());
 
     // Unknown room, wrong token, not a WebSocket.
     assert_eq!(
@@ -514,7 +443,8 @@ async fn seats_reconnects_spectators_hints_and_limits() {
     let state = x.state_with(2).await;
     assert!(state.get("values").is_none());
 
-    // Connections per room: 4 (x, o, watcher and one more).
+    // Connections per room: 4 (x, o, watcher and one more spectator: one
+    // place is kept for each seat).
     let _fourth = Player::connect(server.addr, room, None, None)
         .await
         .unwrap();
@@ -548,11 +478,22 @@ async fn seats_reconnects_spectators_hints_and_limits() {
     // A frame over the protocol's limit closes that connection only.
     drop(_fourth);
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let mut big = Player::connect(server.addr, room, Some(second), None)
+    let mut big = Player::connect(server.addr, room, None, None)
         .await
         .unwrap();
     big.send("x".repeat(limits.frame_bytes + 1)).await;
-    while big.next().await.is_some() {}
+    // Closed with 1009 (message too big), the others go on.
+    let close = loop {
+        match tokio::time::timeout(roomkit::WAIT, big.ws.next())
+            .await
+            .unwrap()
+        {
+            Some(Ok(Message::Close(frame))) => break frame.expect("a close frame says why"),
+            Some(Ok(_)) => {}
+            other => panic!("the socket ended without a Close frame: {other:?}"),
+        }
+    };
+    assert_eq!(u16::from(close.code), 1009, "{close:?}");
     o.send_move("2").await;
     assert_eq!(x.state_with(4).await["position"], "O.O/.X./..X");
 
@@ -598,7 +539,7 @@ async fn seats_reconnects_spectators_hints_and_limits() {
 async fn an_idle_room_expires() {
     let limits = RoomLimits {
         idle: Duration::from_millis(300),
-        ..RoomLimits::default()
+        ..roomkit::limits()
     };
     let server = Server::start(None, limits).await;
     let made = server.create("tictactoe", false).await;
@@ -620,7 +561,7 @@ async fn an_idle_room_expires() {
 async fn a_finished_room_nobody_watches_makes_way_for_a_new_one() {
     let limits = RoomLimits {
         rooms: 1,
-        ..RoomLimits::default()
+        ..roomkit::limits()
     };
     let server = Server::start(None, limits).await;
     let (status, made) = server
@@ -664,16 +605,13 @@ async fn a_finished_room_nobody_watches_makes_way_for_a_new_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopping_server_closes_every_socket_with_going_away() {
-    let server = Server::start(None, RoomLimits::default()).await;
+    let server = Server::start(None, roomkit::limits()).await;
     let mut sockets = Vec::new();
     for _ in 0..2 {
         let made = server.create("tictactoe", false).await;
         let room = made["room"].as_str().unwrap();
-        for token in [
-            made["seats"]["first"].as_str(),
-            made["seats"]["second"].as_str(),
-            None,
-        ] {
+        let tokens = server.tokens(&made).await;
+        for token in [Some(tokens[0].as_str()), Some(tokens[1].as_str()), None] {
             let mut p = Player::connect(server.addr, room, token, None)
                 .await
                 .unwrap();
@@ -706,13 +644,14 @@ async fn a_game_without_a_table_is_refereed_while_its_values_are_searched() {
     // live search (3 s at most), which must not hold up the move itself.
     let game: GameId = "dots:3x4".parse().unwrap();
     assert!(!committed_tables().join(game.table_file_name()).exists());
-    let server = Server::start(None, RoomLimits::default()).await;
+    let server = Server::start(None, roomkit::limits()).await;
     let made = server.create("dots:3x4", true).await;
     let room = made["room"].as_str().unwrap();
-    let mut a = Player::connect(server.addr, room, made["seats"]["first"].as_str(), None)
+    let tokens = server.tokens(&made).await;
+    let mut a = Player::connect(server.addr, room, Some(&tokens[0]), None)
         .await
         .unwrap();
-    let mut b = Player::connect(server.addr, room, made["seats"]["second"].as_str(), None)
+    let mut b = Player::connect(server.addr, room, Some(&tokens[1]), None)
         .await
         .unwrap();
     a.send_move("h0,0").await;

@@ -60,6 +60,15 @@ pub(super) enum Command {
     Serve(cmd::serve::Args),
     /// Print a table file's header.
     Info(cmd::info::Args),
+    /// Write every position of a game's table with its value and every
+    /// move's value, one row per position, as Parquet or CSV (a dataset for
+    /// learning programs; the columns are in docs/datasets.md).
+    ///
+    /// Positions are the table's canonical ones in its order, or with
+    /// `--all-symmetries` every symmetric image; `--sample N --seed S`
+    /// keeps N of them, uniformly at random. Rows are streamed in row
+    /// groups; the file is written aside and renamed when whole.
+    Export(cmd::export::Args),
     /// The value of a position and of every legal move, best first, with a
     /// picture of the board.
     ///

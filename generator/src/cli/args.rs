@@ -63,6 +63,7 @@ impl LimitArgs {
             time: self.seconds,
             table_bytes: self.table_mib.map(|mib| mib << 20),
             threads: self.threads.map(|n| n as usize),
+            ..SearchLimits::default()
         }
     }
 }

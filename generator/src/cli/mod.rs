@@ -236,6 +236,7 @@ fn run(command: Command, io: &mut Io<'_>) -> anyhow::Result<i32> {
         Command::Fuzz(args) => cmd::fuzz::run(args, io)?,
         Command::Serve(args) => cmd::serve::run(args, io)?,
         Command::Info(args) => cmd::info::run(args, io)?,
+        Command::Export(args) => cmd::export::run(args, io)?,
         Command::Probe(args) => return cmd::probe::run(args, io),
         Command::Search(args) => return cmd::search::run(args, io),
         Command::Bench(args) => cmd::bench::run(args, io)?,

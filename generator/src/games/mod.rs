@@ -15,10 +15,11 @@ use std::io::Write;
 use std::ops::RangeInclusive;
 
 use anyhow::{Result, bail};
-use solvedb_lookup::{Table, TicTacToe, TicTacToe4x4, ValueEncoding};
+use solvedb_lookup::{Oracle, Table, TicTacToe, TicTacToe4x4, ValueEncoding};
 
 use crate::bench::{self, BenchOptions};
 use crate::build::Buildable;
+use crate::export::{self, Destination, ExportOptions, ExportSummary, Format};
 use crate::text::count;
 use crate::verify::check_consistency;
 
@@ -66,21 +67,6 @@ pub trait GeneratorGame: Buildable {
         Ok(())
     }
 
-    /// `solvedb export GAME`: writes the game's table as text, one line per
-    /// entry in the game's own format, and returns the lines written. The
-    /// default refuses: only Qubic's strategy has a text export so far.
-    ///
-    /// # Errors
-    ///
-    /// A game without an export, a corrupt table, or output that fails.
-    fn export(&self, table: &Table<Vec<u8>>, out: &mut dyn Write) -> Result<u64> {
-        let _ = (table, out);
-        bail!(
-            "{} has no text export (qubic has: `solvedb export qubic`)",
-            self.id()
-        )
-    }
-
     /// `solvedb bench GAME`: the default measures table probes against live
     /// search on the same positions, and the build ([`bench::run`]).
     ///
@@ -89,6 +75,30 @@ pub trait GeneratorGame: Buildable {
     /// If the table and the search disagree, or output fails.
     fn bench(&self, options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
         bench::run(self, options, out)
+    }
+
+    /// `solvedb export GAME`: the default writes every position of the
+    /// game's table with its values, as Parquet or CSV
+    /// ([`export::export_table`]); a game with an export of its own (a
+    /// strategy as text) overrides it, and may refuse formats it does not
+    /// write.
+    ///
+    /// # Errors
+    ///
+    /// No table in `oracle`, a damaged one, or a failed write.
+    fn export(
+        &self,
+        oracle: &Oracle,
+        options: &ExportOptions,
+        out: Destination<'_>,
+    ) -> Result<ExportSummary> {
+        export::export_table(oracle, self.id(), options, out)
+    }
+
+    /// The formats [`export`](GeneratorGame::export) writes, the default
+    /// first.
+    fn export_formats(&self) -> &'static [Format] {
+        &[Format::Parquet, Format::Csv]
     }
 }
 

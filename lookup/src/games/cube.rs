@@ -745,6 +745,9 @@ impl ForcedPlaySolver {
         if let Some(budget) = self.limits.nodes.filter(|&b| self.nodes > b) {
             return Err(Error::BudgetExhausted { budget });
         }
+        if self.nodes & 0xff == 0 {
+            self.limits.stop.poll()?;
+        }
         if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time) {
             if self.nodes & 0xff == 0 && Instant::now() > deadline {
                 return Err(Error::TimeExhausted {

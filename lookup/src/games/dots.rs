@@ -55,6 +55,7 @@ use crate::format::{
     encode_boxes_won,
 };
 use crate::game::{ExactSolver, Game, SearchLimits, Tabled};
+use crate::rng::Rng;
 use crate::value::{Margin, Score, Transition};
 
 /// The most edges a board may have: positions are `u64` masks, and a table's
@@ -840,6 +841,37 @@ impl Tabled for Dots {
 
     fn decode(&self, position: Edges, slot: u64, entry: u8) -> Result<Score, TableError> {
         decode_boxes_won(entry, self.remaining_boxes(position.0), slot)
+    }
+}
+
+impl Dots {
+    /// A position of this board with `undrawn` edges left, from
+    /// random play that never draws a box's third side: each edge is drawn
+    /// uniformly among those that give no box three sides, like a game before
+    /// its endgame (a uniformly random edge set has most boxes taken and is
+    /// trivial). `None` when play runs out of such edges first; the caller
+    /// draws again from the same generator. The committed bench positions
+    /// (`tests/data/dots-endgame.positions`) are made this way.
+    pub fn random_without_third_sides(self, rng: &mut Rng, undrawn: u32) -> Option<Edges> {
+        let box_masks: Vec<u64> = (0..self.rows())
+            .flat_map(|r| (0..self.cols()).map(move |c| self.box_mask(r, c)))
+            .collect();
+        let mut mask = 0u64;
+        while self.edges() - mask.count_ones() > undrawn {
+            let safe: Vec<u32> = (0..self.edges())
+                .filter(|&e| mask & 1 << e == 0)
+                .filter(|&e| {
+                    box_masks
+                        .iter()
+                        .all(|&b| b & 1 << e == 0 || (mask & b).count_ones() < 2)
+                })
+                .collect();
+            if safe.is_empty() {
+                return None;
+            }
+            mask |= 1 << rng.pick(&safe);
+        }
+        Some(Edges(mask))
     }
 }
 

@@ -4,8 +4,13 @@
 //!   shape of `solvedb probe --json` (with `want`, that of `serve --stdio`);
 //! - `GET /api/v1/mainline?game=G&position=P`: the best line to the end
 //!   ([`Mainline::to_json`](solvedb_lookup::Mainline::to_json));
-//! - `GET /api/v1/check?game=G&position=P`: whether a position is legal
-//!   (read by the rules only, no search), `{"game", "position"}` normalised;
+//! - `GET /api/v1/check?game=G&position=P[&moves=M]`: whether a position
+//!   is legal (read by the rules only, no search), `{"game", "position"}`
+//!   normalised; with `moves` (moves separated by spaces), whether each can
+//!   be played in turn from there, adding `"moves"` (normalised) and
+//!   `"final"`; the first that cannot is the error, with `"move"` its
+//!   index (from 0) and `"reason"` the rules' reason alone ("it is
+//!   already taken");
 //! - `GET /api/v1/games`: the games the explorer offers, from the
 //!   catalogue ([`solvedb_lookup::catalogue`]): each one's name, the name
 //!   people read (`title`), its board (`kind` and `board`: size, or rows and
@@ -22,11 +27,17 @@ use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value as Json, json};
-use solvedb_lookup::{
-    BoardShape, Error, ErrorKind, Game, GameId, GameInfo, Oracle, Want, catalogue, with_game,
-};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
-use super::{ApiError, AppState, MAX_QUERY_BYTES};
+use solvedb_lookup::{
+    BoardShape, Error, ErrorKind, Game, GameId, GameInfo, Oracle, PositionError, Stop, Want,
+    catalogue, with_game,
+};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::{ApiError, AppState, MAX_QUERY_BYTES, ServerLimits};
 
 /// The API's routes.
 pub fn router() -> Router<AppState> {
@@ -103,39 +114,108 @@ impl Params {
     }
 }
 
-/// Runs `ask` on the oracle on a blocking thread. A game without a table
-/// is searched, so it first takes one of the few search slots, waiting at
-/// most [`ServerLimits::queue_wait`](super::Limits::queue_wait).
-pub(super) async fn ask<T: Send + 'static>(
+/// Slots for live searches, and the few requests that may wait for one.
+#[derive(Debug)]
+pub struct SearchSlots {
+    slots: Arc<Semaphore>,
+    waiting: AtomicUsize,
+    max_waiting: usize,
+}
+
+/// Counts a request as waiting for a slot while it lives.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Cancels a request's searches when the request's future is dropped: the
+/// client went away, or the request ran out of time.
+struct CancelOnDrop(Stop);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+fn busy(message: String) -> ApiError {
+    ApiError {
+        kind: ErrorKind::Budget,
+        message,
+    }
+}
+
+impl SearchSlots {
+    /// [`ServerLimits::searches`] slots and room for
+    /// [`ServerLimits::search_queue`] requests to wait.
+    pub fn new(limits: &ServerLimits) -> SearchSlots {
+        SearchSlots {
+            slots: Arc::new(Semaphore::new(limits.searches.max(1))),
+            waiting: AtomicUsize::new(0),
+            max_waiting: limits.search_queue,
+        }
+    }
+
+    /// Requests waiting for a slot now.
+    pub fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::SeqCst)
+    }
+
+    /// A slot at once if one is free; else a place in the queue and a slot
+    /// within `wait`; else an error of kind `budget` — at once when the
+    /// queue is full.
+    async fn admit(&self, wait: Duration) -> Result<OwnedSemaphorePermit, ApiError> {
+        if let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
+            return Ok(permit);
+        }
+        if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.max_waiting {
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+            return Err(busy(format!(
+                "unknown within the budget: every search slot is busy and {} requests wait \
+                 for one: try again shortly",
+                self.max_waiting
+            )));
+        }
+        let _waiting = Waiting(&self.waiting);
+        match tokio::time::timeout(wait, Arc::clone(&self.slots).acquire_owned()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            _ => Err(busy(format!(
+                "unknown within the budget: every search slot stayed busy for {} s",
+                wait.as_secs_f64()
+            ))),
+        }
+    }
+}
+
+/// Runs `ask` on the oracle. A game with a table is answered in place; a
+/// game without one is searched on a blocking thread, once the request
+/// has one of the few search slots ([`SearchSlots`]), under one [`Stop`]
+/// for everything `ask` searches: the request's deadline
+/// ([`ServerLimits::search_time`]) and node budget, cancelled when the
+/// request ends (its future is dropped: the client left, or its time ran
+/// out), so no search outlives its request.
+pub async fn ask<T: Send + 'static>(
     state: &AppState,
     game: GameId,
-    ask: impl FnOnce(&Oracle) -> Result<T, Error> + Send + 'static,
+    ask: impl FnOnce(&Oracle, &Stop) -> Result<T, Error> + Send + 'static,
 ) -> Result<T, ApiError> {
     if state.tabled.contains(&game) {
         // A table answer takes microseconds (the tables were opened when
         // the server started): answered right here on the async worker,
         // without the hand-off to a blocking thread, which costs more than
         // the answer (measured by `solvedb bench http`).
-        return Ok(ask(&state.oracle)?);
+        return Ok(ask(&state.oracle, &Stop::default())?);
     }
-    let permit = {
-        let wait = state.limits.queue_wait;
-        match tokio::time::timeout(wait, state.searches.clone().acquire_owned()).await {
-            Ok(Ok(permit)) => permit,
-            _ => {
-                return Err(ApiError {
-                    kind: ErrorKind::Budget,
-                    message: format!(
-                        "unknown within the budget: every search slot stayed busy for {} s",
-                        wait.as_secs_f64()
-                    ),
-                });
-            }
-        }
-    };
+    let permit = state.searches.admit(state.limits.queue_wait).await?;
+    let stop = Stop::new(Some(state.limits.search_time), state.limits.search_nodes);
+    let _cancel = CancelOnDrop(stop.clone());
     let oracle = state.oracle.clone();
     let answer = tokio::task::spawn_blocking(move || {
-        let answer = ask(&oracle);
+        let answer = ask(&oracle, &stop);
+        // The slot is free once the search has stopped, not before.
         drop(permit);
         answer
     })
@@ -168,8 +248,10 @@ async fn probe(
                 None => Want::Moves,
                 Some(word) => Want::parse(word).ok_or_else(|| ApiError::request(Want::EXPECTED))?,
             };
-            ask(&state, game, move |oracle| {
-                Ok(oracle.answer(game, &position, want)?.to_json_for(want))
+            ask(&state, game, move |oracle, stop| {
+                Ok(oracle
+                    .answer_within(game, &position, want, stop)?
+                    .to_json_for(want))
             })
             .await
         }
@@ -187,8 +269,8 @@ async fn mainline(
             let params = Params::read(&uri, query, &["game", "position"])?;
             let game = params.game()?;
             let position = params.required("position")?.to_owned();
-            ask(&state, game, move |oracle| {
-                Ok(oracle.mainline(game, &position)?.to_json())
+            ask(&state, game, move |oracle, stop| {
+                Ok(oracle.mainline_within(game, &position, stop)?.to_json())
             })
             .await
         }
@@ -196,15 +278,86 @@ async fn mainline(
     )
 }
 
+/// Why a check failed: the error, and the index of the move that could
+/// not be played and the rules' reason (none if the position itself is
+/// refused).
+struct Refused {
+    at: Option<(usize, String)>,
+    error: ApiError,
+}
+
+impl From<Error> for Refused {
+    fn from(e: Error) -> Refused {
+        Refused {
+            at: None,
+            error: e.into(),
+        }
+    }
+}
+
+impl From<ApiError> for Refused {
+    fn from(error: ApiError) -> Refused {
+        Refused { at: None, error }
+    }
+}
+
+/// A position and the moves played from it, by the rules: the position
+/// and the moves normalised, and the position reached.
+fn replay(
+    game: GameId,
+    position: &str,
+    moves: &[&str],
+) -> Result<(String, Vec<String>, String), Refused> {
+    with_game!(game, g => {
+        let start = g.parse(position).map_err(Error::from)?;
+        let mut at = start;
+        let mut played = Vec::new();
+        for (i, &text) in moves.iter().enumerate() {
+            let next = g.parse_move(text).and_then(|m| Ok((m, g.play_notation(at, text)?)));
+            let (m, next) = next.map_err(|e| {
+                // The rules' reason alone, for a page that names the move its own way.
+                let reason = match &e {
+                    PositionError::BadMove { reason, .. } => reason.clone(),
+                    PositionError::IllegalMove { reason, .. } => (*reason).to_owned(),
+                    other => other.to_string(),
+                };
+                let e = ApiError::from(Error::from(e));
+                let message = format!("move {} of {} ({text}): {}", i + 1, moves.len(), e.message);
+                Refused { at: Some((i, reason)), error: ApiError { message, ..e } }
+            })?;
+            played.push(m.to_string());
+            at = next;
+        }
+        Ok((g.notation(start), played, g.notation(at)))
+    })
+}
+
 async fn check(uri: Uri, query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Response {
-    reply((|| {
-        let params = Params::read(&uri, query, &["game", "position"])?;
+    let answer = (|| -> Result<Json, Refused> {
+        let params = Params::read(&uri, query, &["game", "position", "moves"])?;
         let game = params.game()?;
         let position = params.required("position")?;
-        let normal =
-            with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?;
-        Ok(json!({"game": game.to_string(), "position": normal}))
-    })())
+        let moves = params.get("moves");
+        let list: Vec<&str> = moves.unwrap_or("").split_whitespace().collect();
+        let (normal, played, last) = replay(game, position, &list)?;
+        let mut json = json!({"game": game.to_string(), "position": normal});
+        if moves.is_some() {
+            json["moves"] = json!(played);
+            json["final"] = json!(last);
+        }
+        Ok(json)
+    })();
+    match answer {
+        Ok(json) => axum::Json(json).into_response(),
+        Err(Refused { at, error }) => {
+            let mut body = solvedb_lookup::error_json(Some(error.kind), &error.message);
+            if let Some((i, reason)) = at {
+                body["move"] = json!(i);
+                body["reason"] = json!(reason);
+            }
+            (super::status_of(error.kind), axum::Json(body)).into_response()
+        }
+    }
 }
 
 async fn games(State(state): State<AppState>) -> Response {

@@ -109,6 +109,31 @@ impl Player {
     }
 }
 
+/// The second seat's token, from the invite of a room's create answer.
+///
+/// # Errors
+///
+/// If the answer has no invite or the server refuses the claim.
+pub async fn claim(client: &Client, addr: SocketAddr, made: &Value) -> Result<String> {
+    let room = made["room"].as_str().context("a room id")?;
+    let invite = made["invite"]
+        .as_str()
+        .and_then(|link| link.split("invite=").nth(1))
+        .context("an invite link")?;
+    let (status, body) = client
+        .post_json(
+            &format!("http://{addr}/api/v1/rooms/{room}/claim"),
+            &json!({ "invite": invite }).to_string(),
+        )
+        .await?;
+    ensure!(status == 200, "claiming the invite: {status} {body}");
+    let claimed: Value = serde_json::from_str(&body)?;
+    Ok(claimed["token"]
+        .as_str()
+        .context("the second seat's token")?
+        .to_owned())
+}
+
 /// `games` games of tic-tac-toe in new rooms, one after the other, between
 /// two players who pick random legal moves; the states received and each
 /// move's broadcast latency.
@@ -126,10 +151,11 @@ async fn play_rooms(addr: SocketAddr, games: usize, seed: u64) -> Result<(usize,
         ensure!(status == 201, "creating a room: {status} {body}");
         let made: Value = serde_json::from_str(&body)?;
         let room = made["room"].as_str().context("a room id")?;
-        let seat = |s: &str| made["seats"][s].as_str().context("a seat token");
+        let first = made["token"].as_str().context("the creator's seat token")?;
+        let second = claim(&client, addr, &made).await?;
         let mut players = [
-            Player::connect(addr, room, seat("first")?, "a").await?,
-            Player::connect(addr, room, seat("second")?, "b").await?,
+            Player::connect(addr, room, first, "a").await?,
+            Player::connect(addr, room, &second, "b").await?,
         ];
         let mut position = TicTacToe.start();
         let mut turn = 0;
@@ -197,15 +223,34 @@ pub async fn load(addr: SocketAddr, rooms: usize, games: usize) -> Result<LoadFi
     })
 }
 
-/// The room limits of a load run: the per-connection message rate is
-/// lifted (the players move as fast as the server answers) and finished
-/// rooms, which stay open for review until idle, all fit.
+/// The room limits of a load run: the per-connection message rate and the
+/// per-address creation rate and quota are lifted (every player is on
+/// 127.0.0.1 and moves as fast as the server answers) and finished rooms,
+/// which stay open for review until idle, all fit.
 pub fn load_limits(rooms: usize, games: usize) -> RoomLimits {
+    let all = (rooms * games).max(RoomLimits::default().rooms);
     RoomLimits {
-        rooms: (rooms * games).max(RoomLimits::default().rooms),
+        rooms: all,
+        per_address: all,
+        create_burst: u32::try_from(all).unwrap_or(u32::MAX),
+        creates_per_second: 1e6,
+        websockets: (4 * rooms).max(RoomLimits::default().websockets),
         burst: 1000,
         per_second: 1000.0,
         ..RoomLimits::default()
+    }
+}
+
+/// The server limits of a load run: one address (loopback) opens every
+/// connection and makes every write.
+pub fn load_server_limits(rooms: usize) -> ServerLimits {
+    let defaults = ServerLimits::default();
+    ServerLimits {
+        connections: defaults.connections.max(4 * rooms + 64),
+        connections_per_address: defaults.connections.max(4 * rooms + 64),
+        write_burst: 1_000_000,
+        writes_per_second: 1e6,
+        ..defaults
     }
 }
 
@@ -222,7 +267,7 @@ pub fn run(
     rounds: u32,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let state = AppState::new(tables, ServerLimits::default())?
+    let state = AppState::new(tables, load_server_limits(rooms))?
         .with_room_limits(load_limits(rooms, games * rounds as usize));
     let server = BenchServer::start(state)?;
     let players = two_threads()?;

@@ -4,7 +4,7 @@
 
 use axum::Router;
 use axum::extract::Path;
-use axum::http::{StatusCode, header};
+use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use solvedb_lookup::ErrorKind;
@@ -20,11 +20,6 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
         "text/javascript",
         include_str!("assets/rules.js"),
     ),
-    (
-        "players.js",
-        "text/javascript",
-        include_str!("assets/players.js"),
-    ),
     ("grid.js", "text/javascript", include_str!("assets/grid.js")),
     (
         "layers.js",
@@ -32,6 +27,26 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("assets/layers.js"),
     ),
     ("dots.js", "text/javascript", include_str!("assets/dots.js")),
+    (
+        "focus.js",
+        "text/javascript",
+        include_str!("assets/focus.js"),
+    ),
+    (
+        "values.js",
+        "text/javascript",
+        include_str!("assets/values.js"),
+    ),
+    (
+        "review.js",
+        "text/javascript",
+        include_str!("assets/review.js"),
+    ),
+    (
+        "identity.js",
+        "text/javascript",
+        include_str!("assets/identity.js"),
+    ),
     (
         "rooms.js",
         "text/javascript",
@@ -43,19 +58,17 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("assets/leaderboard.js"),
     ),
     (
-        "record.js",
-        "text/javascript",
-        include_str!("assets/record.js"),
-    ),
-    (
-        "values.js",
-        "text/javascript",
-        include_str!("assets/values.js"),
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("assets/favicon.svg"),
     ),
 ];
 
 /// The page itself.
 pub const INDEX_HTML: &str = include_str!("assets/index.html");
+
+/// The page for a path that is not one.
+pub const NOT_FOUND_HTML: &str = include_str!("assets/404.html");
 
 /// The bytes of the page: its HTML and every asset.
 pub fn page_weight() -> usize {
@@ -69,6 +82,10 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(index))
         .route("/assets/{name}", get(asset))
+        .route(
+            "/favicon.ico",
+            get(|| async { asset(Path("favicon.svg".into())).await }),
+        )
 }
 
 fn text(media: &str, body: &'static str) -> Response {
@@ -104,4 +121,17 @@ async fn asset(Path(name): Path<String>) -> Response {
         )
             .into_response(),
     }
+}
+
+/// Any other path: 404, with the error object under `/api/` (where
+/// programs ask) and a page for people everywhere else.
+pub(super) async fn not_found(uri: Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        let body = solvedb_lookup::error_json(
+            Some(ErrorKind::Request),
+            &format!("no such path {}", uri.path()),
+        );
+        return (StatusCode::NOT_FOUND, axum::Json(body)).into_response();
+    }
+    (StatusCode::NOT_FOUND, html(NOT_FOUND_HTML)).into_response()
 }

@@ -3,12 +3,13 @@
 //! `moves`, `terminal_score`), keeps whose turn it is and the points each
 //! seat took, and says who won; [`judge`] scores a move against perfect
 //! play from the [`Report`] of the position it was played in. Rooms and
-//! the record of games against the computer both use it; no rules here.
+//! games against the computer ([`sessions`](super::sessions)) both use it;
+//! no rules here.
 
 use solvedb_lookup::{AnyValue, Error, Game, GameId, PositionError, Report, Wdl, with_game};
 
 use super::ApiError;
-use crate::store::{GameRecord, MoveRecord};
+use crate::store::{GameRecord, MoveRecord, Seat};
 
 /// The two seats' names in JSON: `first` moves first.
 pub const SEATS: [&str; 2] = ["first", "second"];
@@ -51,12 +52,12 @@ fn examine(game: GameId, position: &str) -> Result<(String, Option<char>, Option
 
 impl Match {
     /// The leaderboard's record of this game: `kind` (`room` or
-    /// `computer`), the players' names by seat, and each move's verdict
+    /// `computer`), who sat in each seat, and each move's verdict
     /// ([`judge`]) in order.
     pub fn record(
         &self,
         kind: &'static str,
-        players: [String; 2],
+        players: [Seat; 2],
         verdicts: &[(Option<bool>, Option<i64>)],
     ) -> GameRecord {
         GameRecord {

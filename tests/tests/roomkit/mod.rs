@@ -18,6 +18,12 @@ use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+/// Room limits for tests: the defaults, with the per-address creation rate
+/// and quota lifted (every test is on 127.0.0.1).
+pub fn limits() -> RoomLimits {
+    http::load::load_limits(1, 1)
+}
+
 /// A server on a free loopback port.
 pub struct Server {
     pub addr: SocketAddr,
@@ -26,13 +32,28 @@ pub struct Server {
 }
 
 impl Server {
+    /// A server whose limits per address are lifted (the tests are all
+    /// on 127.0.0.1), rooms bounded by `limits`.
     pub async fn start(data: Option<&Path>, limits: RoomLimits) -> Server {
-        let mut state = AppState::new(&committed_tables(), ServerLimits::default())
+        Server::start_with(data, http::load::load_server_limits(64), limits).await
+    }
+
+    pub async fn start_with(
+        data: Option<&Path>,
+        server_limits: ServerLimits,
+        limits: RoomLimits,
+    ) -> Server {
+        let mut state = AppState::new(&committed_tables(), server_limits)
             .unwrap()
             .with_room_limits(limits);
         if let Some(dir) = data {
             state = state.with_data(dir).unwrap();
         }
+        Server::serve(state).await
+    }
+
+    /// A server of `state` on a free loopback port.
+    pub async fn serve(state: AppState) -> Server {
         let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
@@ -76,8 +97,13 @@ impl Server {
         self.post_raw(path, body.to_string().as_bytes()).await
     }
 
+    /// `POST path` with `body` as it is: the status and the JSON answer
+    /// (`null` for an empty one, as a 405's).
     pub async fn post_raw(&self, path: &str, body: &[u8]) -> (u16, Value) {
         let (status, text) = self.request("POST", path, body).await;
+        if text.is_empty() {
+            return (status, Value::Null);
+        }
         let json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}"));
         (status, json)
     }
@@ -115,6 +141,29 @@ impl Server {
         (status, body)
     }
 
+    /// Both seats' tokens of a room: the creator's, and the friend's by
+    /// claiming the invite.
+    pub async fn tokens(&self, made: &Value) -> [String; 2] {
+        let room = made["room"].as_str().unwrap();
+        let invite = made["invite"]
+            .as_str()
+            .unwrap()
+            .split("invite=")
+            .nth(1)
+            .unwrap();
+        let (status, claimed) = self
+            .post(
+                &format!("/api/v1/rooms/{room}/claim"),
+                &json!({ "invite": invite }),
+            )
+            .await;
+        assert_eq!(status, 200, "{claimed}");
+        [
+            made["token"].as_str().unwrap().to_owned(),
+            claimed["token"].as_str().unwrap().to_owned(),
+        ]
+    }
+
     /// Creates a room; returns its answer.
     pub async fn create(&self, game: &str, hints: bool) -> Value {
         let (status, made) = self
@@ -139,6 +188,16 @@ fn dechunk(body: &str) -> String {
     out
 }
 
+/// The identity the tests give a player of `name`: 16 characters or more
+/// of letters, digits and `-`, as a browser's would be.
+pub fn identity_of(name: &str) -> String {
+    let plain: String = format!("identity-{name}")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    format!("{plain:0<16}")
+}
+
 /// One WebSocket connection to a room.
 pub struct Player {
     pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
@@ -148,22 +207,34 @@ pub struct Player {
 pub const WAIT: Duration = Duration::from_secs(20);
 
 impl Player {
-    /// Connects to `room` with `token` (a spectator without) and `name`;
-    /// the HTTP status if the server refuses the upgrade.
+    /// Connects to `room` with `token` (a spectator without) and `name`,
+    /// and an identity of that name's own (the leaderboard counts games
+    /// for identities); the HTTP status if the server refuses the upgrade.
     pub async fn connect(
         addr: SocketAddr,
         room: &str,
         token: Option<&str>,
         name: Option<&str>,
     ) -> Result<Player, u16> {
+        let identity = name.map(identity_of);
+        Player::connect_as(addr, room, token, name, identity.as_deref()).await
+    }
+
+    /// As [`connect`](Player::connect), with the identity given (or none).
+    pub async fn connect_as(
+        addr: SocketAddr,
+        room: &str,
+        token: Option<&str>,
+        name: Option<&str>,
+        identity: Option<&str>,
+    ) -> Result<Player, u16> {
         let mut url = format!("ws://{addr}/api/v1/rooms/{room}/ws");
         let mut sep = '?';
-        if let Some(token) = token {
-            url.push_str(&format!("{sep}token={token}"));
-            sep = '&';
-        }
-        if let Some(name) = name {
-            url.push_str(&format!("{sep}name={name}"));
+        for (key, value) in [("token", token), ("name", name), ("player", identity)] {
+            if let Some(value) = value {
+                url.push_str(&format!("{sep}{key}={value}"));
+                sep = '&';
+            }
         }
         match tokio_tungstenite::connect_async(url).await {
             Ok((ws, _)) => Ok(Player { ws }),

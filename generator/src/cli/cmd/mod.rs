@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod build;
+pub mod export;
 pub mod fuzz;
 pub mod info;
 pub mod probe;

@@ -5,14 +5,13 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use std::sync::Arc;
-
 use anyhow::{Context, Result, bail};
-use solvedb_lookup::{BlockCache, Error, Table, with_game};
+use solvedb_lookup::{Error, with_game};
 
 use crate::cli::Io;
 use crate::games::GeneratorGame;
 use crate::text::{count, seconds};
+use crate::verify::read_whole as open;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -27,20 +26,6 @@ pub struct Args {
     /// With `--exhaustive`: only positions with at most this many stones.
     #[arg(long, default_value_t = 26)]
     max_stones: u32,
-}
-
-/// A table file read whole into memory, every block it decodes kept (the
-/// checks read every entry, most of them more than once), or an error
-/// naming the file.
-fn open(file: &Path) -> Result<Table<Vec<u8>>> {
-    let open = || -> Result<_, Error> {
-        let bytes = std::fs::read(file).map_err(|source| Error::Io {
-            path: file.to_owned(),
-            source,
-        })?;
-        Ok(Table::with_cache(bytes, Arc::new(BlockCache::unbounded()))?)
-    };
-    open().with_context(|| format!("opening {}", file.display()))
 }
 
 pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {

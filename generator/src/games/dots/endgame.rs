@@ -6,7 +6,7 @@
 //! The positions are committed (`tests/data/dots-endgame.positions`) and
 //! made by [`positions_text`]: for each board and number `U` of undrawn
 //! edges, random play from the empty board that never draws a box's third
-//! side (`testkit::dots_without_third_sides`) until `U` edges are left,
+//! side (`Dots::random_without_third_sides`) until `U` edges are left,
 //! from one seeded generator per set, drawing again when play runs out of
 //! such edges first. A test checks the file is what the procedure makes.
 
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use solvedb_lookup::games::dots::{EndgameSolver, Rules};
-use solvedb_lookup::testkit::{Rng, dots_without_third_sides};
+use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{Dots, Edges, Game, SearchLimits};
 
 use crate::bench::{median, peak_memory};
@@ -58,7 +58,7 @@ pub fn positions_text() -> String {
             Rng::new(SEED ^ (u64::from(rows) << 16 | u64::from(cols) << 8 | u64::from(undrawn)));
         let mut made = 0;
         while made < count {
-            if let Some(p) = dots_without_third_sides(board, &mut rng, undrawn) {
+            if let Some(p) = board.random_without_third_sides(&mut rng, undrawn) {
                 text.push_str(&board.notation(p));
                 text.push('\n');
                 made += 1;
@@ -156,7 +156,7 @@ fn solve_before(board: Dots, p: Edges, moves: bool, options: &EndgameOptions) ->
         table_bytes: options.table_bytes,
         ..SearchLimits::default()
     };
-    let bits = EndgameSolver::new(board, limits).table_bits();
+    let bits = EndgameSolver::new(board, limits.clone()).table_bits();
     // The same table memory as the solver now, on its rules.
     let mut solver = EndgameSolver::with_rules(board, limits, Rules::BEFORE, bits);
     let started = Instant::now();

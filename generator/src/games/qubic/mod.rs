@@ -27,11 +27,12 @@ use solvedb_lookup::format::wide_entries;
 use solvedb_lookup::games::qubic::{strategy, threats};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{
-    Error, Game, GameOracle, Qubic, QubicBoard, QubicCell, SearchLimits, Table, Wdl,
+    Error, Game, GameId, GameOracle, Oracle, Qubic, QubicBoard, QubicCell, SearchLimits, Table, Wdl,
 };
 
 use crate::bench::{BenchOptions, median};
 use crate::build::{Buildable, LayerCount, Solution, human_bytes, physical_memory};
+use crate::export::{Destination, ExportOptions, ExportSummary, Format};
 use crate::games::GeneratorGame;
 use crate::text::{count, seconds};
 use prove::{ProofOptions, ProvedStrategy, TASK_TABLE_BYTES, prove_strategy};
@@ -187,13 +188,36 @@ impl GeneratorGame for Qubic {
 
     /// One line per X-to-move position of the strategy (up to symmetry, X
     /// not winning at once): 64 characters and the move (`docs/qubic.md`).
-    fn export(&self, table: &Table<Vec<u8>>, out: &mut dyn Write) -> Result<u64> {
-        let (_, moves) = walk::walk(table, true)?;
+    fn export(
+        &self,
+        oracle: &Oracle,
+        options: &ExportOptions,
+        out: Destination<'_>,
+    ) -> Result<ExportSummary> {
+        if options.format != Format::Text || options.all_symmetries || options.sample.is_some() {
+            bail!("qubic exports its strategy as text, whole (no --all-symmetries or --sample)");
+        }
+        let Some(path) = oracle.table_path(GameId::Qubic) else {
+            bail!("no qubic table in the tables directory (`solvedb build qubic`)");
+        };
+        let table = crate::verify::read_whole(&path)?;
+        let (_, moves) = walk::walk(&table, true)?;
         let moves = moves.expect("asked for");
+        let mut out: Box<dyn Write + '_> = match out {
+            Destination::File(file) => Box::new(std::io::BufWriter::new(file)),
+            Destination::Stream(stream) => Box::new(stream),
+        };
         for (&position, &cell) in &moves {
             writeln!(out, "{}", walk::export_line(position, cell))?;
         }
-        Ok(moves.len() as u64)
+        out.flush()?;
+        Ok(ExportSummary {
+            rows: moves.len() as u64,
+        })
+    }
+
+    fn export_formats(&self) -> &'static [Format] {
+        &[Format::Text]
     }
 
     fn bench(&self, options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
@@ -291,7 +315,8 @@ fn measure(stones: u32, careful: bool, positions: usize, nodes: u64) -> Result<R
         tried += 1;
         // A fresh oracle each time: no position profits from another's
         // search.
-        let oracle = GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits);
+        let oracle =
+            GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits.clone());
         let started = Instant::now();
         match oracle.answer(board) {
             Ok(answer) => {
@@ -302,7 +327,8 @@ fn measure(stones: u32, careful: bool, positions: usize, nodes: u64) -> Result<R
             Err(Error::BudgetExhausted { .. }) => {}
             Err(e) => bail!("{}: {e}", Qubic.notation(board)),
         }
-        let oracle = GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits);
+        let oracle =
+            GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits.clone());
         let started = Instant::now();
         if oracle.probe(board).is_ok() {
             row.values.0.push(started.elapsed());

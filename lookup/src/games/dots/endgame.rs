@@ -415,7 +415,7 @@ fn to_parity(bounds: (i32, i32), parity: i32) -> (i32, i32) {
 }
 
 /// The threads `limits` ask for: all cores unless said.
-fn threads_of(limits: SearchLimits) -> usize {
+fn threads_of(limits: &SearchLimits) -> usize {
     limits
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -858,7 +858,7 @@ impl EndgameSolver {
         EndgameSolver {
             board,
             geo: Geometry::new(board, rules),
-            threads: threads_of(limits),
+            threads: threads_of(&limits),
             limits,
             table,
             busy: Box::new([]),
@@ -903,7 +903,7 @@ impl EndgameSolver {
         }
         let shared = Shared {
             table: &self.table,
-            limits: self.limits,
+            limits: self.limits.clone(),
             deadline,
             nodes: AtomicU64::new(self.nodes),
             stop: AtomicBool::new(false),
@@ -1110,7 +1110,7 @@ impl EndgameSolver {
     fn simple_loony_value(&mut self, mask: u64) -> Option<i32> {
         let shared = Shared {
             table: &self.table,
-            limits: self.limits,
+            limits: self.limits.clone(),
             deadline: None,
             nodes: AtomicU64::new(0),
             stop: AtomicBool::new(false),
@@ -1163,20 +1163,35 @@ impl<'a> Worker<'a> {
         self.shared.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Counts a node; checked before it counts, so a one-thread search
-    /// that stops has visited exactly its budget.
+    /// Counts a node. Under a node budget every node is claimed on the
+    /// shared count before it is visited (a compare-and-swap, where a
+    /// search without a budget counts locally and flushes now and then), so
+    /// a search that stops has visited exactly its budget, on any number
+    /// of threads.
     fn tick(&mut self) -> Result<(), Halt> {
-        if let Some(budget) = self.shared.limits.nodes {
-            let total = self.shared.nodes.load(Ordering::Relaxed) + (self.count - self.flushed);
-            if total >= budget {
-                return Err(Halt::Limit(Error::BudgetExhausted { budget }));
+        let claimed = match self.shared.limits.nodes {
+            Some(budget) => {
+                let claim =
+                    self.shared
+                        .nodes
+                        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                            (n < budget).then_some(n + 1)
+                        });
+                if claim.is_err() {
+                    return Err(Halt::Limit(Error::BudgetExhausted { budget }));
+                }
+                true
             }
-        }
+            None => false,
+        };
         if self.count % TICK == 0 {
             self.flush();
             if self.shared.stop.load(Ordering::Relaxed) {
                 return Err(Halt::Stopped);
             }
+            // The request's deadline or cancellation (shared with its
+            // other searches).
+            self.shared.limits.stop.poll().map_err(Halt::Limit)?;
             if let (Some(deadline), Some(time)) = (self.shared.deadline, self.shared.limits.time) {
                 if Instant::now() > deadline {
                     return Err(Halt::Limit(Error::TimeExhausted {
@@ -1186,6 +1201,10 @@ impl<'a> Worker<'a> {
             }
         }
         self.count += 1;
+        if claimed {
+            // Already on the shared count.
+            self.flushed = self.count;
+        }
         Ok(())
     }
 

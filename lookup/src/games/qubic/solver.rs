@@ -177,7 +177,7 @@ impl QubicSolver {
     /// A solver with only some of its rules, for measuring them.
     pub fn with_rules(limits: SearchLimits, rules: Rules) -> QubicSolver {
         QubicSolver {
-            limits,
+            limits: limits.clone(),
             budget: limits.nodes.unwrap_or(u64::MAX),
             nodes: 0,
             deadline: None,
@@ -199,6 +199,7 @@ impl QubicSolver {
         }
         self.nodes += 1;
         if self.nodes & 0x3ff == 0 {
+            self.limits.stop.poll()?;
             if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time) {
                 if Instant::now() > deadline {
                     return Err(Error::TimeExhausted {

@@ -1,15 +1,23 @@
-// The explorer: picks a game, keeps the history (undo/redo) and the URL,
-// asks the API for the value of every move, and lets people and the
-// computer play. Boards are drawn by one module per board kind.
-import { rulesFor } from "./rules.js";
-import { classicMove, randomMove } from "./players.js";
+// The explorer: picks a game, keeps the history (undo, redo, the browser's
+// Back) and the URL, asks the API for the value of every move, lets people
+// and the computer play (the computer's moves come from the server), plays
+// rated games against the computer through the server, and reviews every
+// finished game against perfect play. Everything the URL says is checked by
+// the rules on the server (/api/v1/check) before anything is drawn. Boards
+// are drawn by one module per board kind.
+import { coordOf, rulesFor } from "./rules.js";
 import * as grid from "./grid.js";
 import * as layers from "./layers.js";
 import * as dots from "./dots.js";
-import { describe } from "./values.js";
-import { recordFinished } from "./record.js";
+import { forget } from "./focus.js";
+import {
+  SOURCES, best, costOf, describe, explain, hint, initTheme, legend, plural, sameClass, shades,
+} from "./values.js";
+import { renderReview } from "./review.js";
+import { identity, reservedName, saveName, savedName } from "./identity.js";
 
 const BOARDS = { grid, layers, dots };
+const LEVELS = ["human", "perfect", "classic", "random"];
 const $ = (id) => document.getElementById(id);
 
 const S = {
@@ -20,44 +28,28 @@ const S = {
   start: "",
   moves: [],
   at: 0,
-  answer: null, // { ok: true, json } | { ok: false, kind, error }
-  line: null, // { at, moves, text }
+  answer: null, // the shown position's: { ok: true, json } | { ok: false, kind, error }
+  answers: new Map(), // position → answer (values and "unknown"): each asked once
+  line: null, // { at, moves, end, error }
+  lineAsking: false,
   editing: false,
   editCells: null,
-  busy: false,
+  busy: false, // the computer, or the server's rated game, is moving
   token: 0,
+  asking: 0, // when the probe of the shown position was sent (0: none running)
+  pending: "", // what to announce once the new value is in
+  rated: null, // { session, state } while a rated game is shown
+  review: null, // the finished game's moves against perfect play
+  reviewing: false,
+  checking: false,
+  problem: false,
 };
 
-// ---- themes -------------------------------------------------------------
-
-function applyTheme(theme) {
-  document.documentElement.dataset.theme = theme;
-  $("theme").value = theme;
-}
-function initialTheme() {
-  const saved = localStorage.getItem("solvedb-theme");
-  if (saved) return saved;
-  if (matchMedia("(prefers-contrast: more)").matches) return "contrast";
-  return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-}
-
-// ---- words ----------------------------------------------------------------
-
-function gameLabel(entry) {
-  return `${entry.title} (${entry.table ? "table" : "exact search"})`;
-}
-
-const SOURCES = {
-  table: "from the table",
-  forced: "settled by forced play (the rules)",
-  search: "by exact live search",
-};
+// ---- words ------------------------------------------------------------------
 
 function announce(text) {
   $("status").textContent = text;
 }
-
-// ---- the position -----------------------------------------------------------
 
 function isDots() {
   return S.entry.kind === "dots";
@@ -65,6 +57,11 @@ function isDots() {
 function sideNames() {
   return S.entry.sides;
 }
+function coord(mv) {
+  return S.rules.coord(mv);
+}
+
+// ---- the position -----------------------------------------------------------
 
 /** Replays the history to `at`: the board, the side to move, box owners, scores. */
 function derive(at = S.at) {
@@ -81,74 +78,200 @@ function derive(at = S.at) {
   const score = [0, 0];
   let side = 0;
   for (const mv of S.moves.slice(0, at)) {
-    const edge = rules.edgeOf(mv);
     const before = new Set(rules.boxesClosed(cells).map(([r, c]) => `${r},${c}`));
     cells = rules.play(cells, mv);
     const closed = rules.boxesClosed(cells).filter(([r, c]) => !before.has(`${r},${c}`));
     for (const [r, c] of closed) owners.set(`${r},${c}`, side);
     score[side] += closed.length;
     if (closed.length === 0) side = 1 - side;
-    void edge;
   }
   return { cells, side, owners, score, over: rules.over(cells) };
 }
 
-function notationOf(cells) {
-  return S.rules.notation(cells);
+function positionAt(at = S.at) {
+  return S.rules.notation(derive(at).cells);
 }
 
 function levelOf(side) {
   return $(side === 0 ? "first" : "second").value;
 }
 
-// ---- the URL ----------------------------------------------------------------
-
-function writeUrl() {
-  const q = new URLSearchParams();
-  q.set("game", S.entry.game);
-  q.set("start", S.start);
-  if (S.moves.length) q.set("moves", S.moves.join(" "));
-  if (S.at !== S.moves.length) q.set("at", String(S.at));
-  q.set("first", $("first").value);
-  q.set("second", $("second").value);
-  history.replaceState(null, "", `?${q}`);
+/** A person against the computer: the games that can be rated. */
+function ratable() {
+  return [levelOf(0), levelOf(1)].filter((l) => l === "human").length === 1;
 }
 
-function readUrl() {
+/** Values stay hidden while a rated game is on. */
+function hidden() {
+  return S.rated !== null && !S.rated.state.result;
+}
+
+// ---- the URL ----------------------------------------------------------------
+
+function writeUrl(push) {
+  if (push === null) return;
+  const q = new URLSearchParams();
+  q.set("game", S.entry.game);
+  if (S.start !== S.entry.start) q.set("start", S.start);
+  if (S.moves.length) q.set("moves", S.moves.join(" "));
+  if (S.at !== S.moves.length) q.set("step", String(S.at));
+  q.set("first", levelOf(0));
+  q.set("second", levelOf(1));
+  const url = `?${q}`;
+  if (url === location.search) return;
+  if (push) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
+}
+
+/** Shows what is wrong with a link instead of the board, with a way out. */
+function problem(text, entry) {
+  S.token++;
+  S.problem = true;
+  S.busy = false;
+  $("problem-text").textContent = text;
+  $("problem-start").textContent = `Back to the start of ${entry.title}`;
+  $("problem-start").onclick = () => {
+    announce(`New game: ${entry.title}.`);
+    choose(entry, entry.start, [], 0, { push: true });
+  };
+  $("problem").hidden = false;
+  $("explorer").hidden = true;
+  $("board").replaceChildren();
+  announce(""); // the problem is an alert of its own
+  document.body.dataset.state = "idle";
+}
+
+/** Reads the URL and checks all of it — the game, the players, the start,
+ * every move and the step — by the rules on the server, before anything is
+ * drawn. */
+async function loadUrl() {
   const q = new URLSearchParams(location.search);
-  const game = q.get("game");
-  const entry = S.games.find((g) => g.game === game) || S.games[0];
-  const start = q.get("start") || entry.start;
-  const moves = (q.get("moves") || "").split(" ").filter(Boolean);
-  let at = q.has("at") ? Number(q.get("at")) : moves.length;
-  if (!Number.isInteger(at) || at < 0 || at > moves.length) at = moves.length;
+  const name = q.get("game");
+  const entry = name === null ? S.games[0] : S.games.find((g) => g.game === name);
+  if (!entry) {
+    return problem(`There is no game called “${name}” here: the games are in the Game menu.`, S.games[0]);
+  }
+  for (const [side, seat] of [["first", 0], ["second", 1]]) {
+    const level = q.get(side);
+    if (level !== null && !LEVELS.includes(level)) {
+      return problem(
+        `“${level}” is not a player: ${entry.sides[seat]} is a person (human) or the computer at perfect, classic or random.`,
+        entry,
+      );
+    }
+  }
+  const start = q.get("start") ?? entry.start;
+  const moves = (q.get("moves") || "").split(/\s+/).filter(Boolean);
+  const stepText = q.get("step") ?? q.get("at");
+  let at = moves.length;
+  if (stepText !== null) {
+    if (!/^\d+$/.test(stepText) || Number(stepText) > moves.length) {
+      return problem(
+        `Step “${stepText}” is not in this game: the link has ${plural(moves.length, "move")}, so its step is 0 to ${moves.length}.`,
+        entry,
+      );
+    }
+    at = Number(stepText);
+  }
+  S.checking = true;
+  document.body.dataset.state = "busy";
+  const check = await api("check", { game: entry.game, position: start, moves: moves.join(" ") });
+  S.checking = false;
+  if (!check.ok) {
+    if (check.move !== undefined) {
+      const mv = moves[check.move];
+      return problem(
+        `Move ${check.move + 1} of the link, ${coordOf(rulesFor(entry.board), mv)}, cannot be played: ${check.reason || check.error}.`,
+        entry,
+      );
+    }
+    return problem(`The link's position is not one of ${entry.title}: ${check.error}.`, entry);
+  }
   for (const side of ["first", "second"]) {
     const level = q.get(side);
-    if (level && [...$(side).options].some((o) => o.value === level)) $(side).value = level;
+    if (level !== null) $(side).value = level;
   }
-  return { entry, start, moves, at };
+  const rules = rulesFor(entry.board);
+  // The page replays what the server accepted; the two must agree.
+  let cells;
+  try {
+    cells = rules.parse(check.json.position);
+    for (const mv of check.json.moves) cells = rules.play(cells, mv);
+  } catch (e) {
+    return problem(`The page could not draw this position: ${e.message}.`, entry);
+  }
+  if (rules.notation(cells) !== check.json.final) {
+    return problem("The page and the server do not agree on this position: please report it.", entry);
+  }
+  choose(entry, check.json.position, check.json.moves, at, { push: null });
 }
 
 // ---- talking to the server --------------------------------------------------
 
 async function api(path, params) {
-  const response = await fetch(`/api/v1/${path}?${new URLSearchParams(params)}`);
-  const json = await response.json();
-  return response.ok ? { ok: true, json } : { ok: false, status: response.status, ...json };
+  try {
+    const response = await fetch(`/api/v1/${path}?${new URLSearchParams(params)}`);
+    const json = await response.json();
+    return response.ok ? { ok: true, json } : { ok: false, status: response.status, ...json };
+  } catch (e) {
+    return { ok: false, kind: "io", error: `the server did not answer (${e.message})` };
+  }
+}
+
+async function post(path, body) {
+  try {
+    const response = await fetch(`/api/v1/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const json = await response.json();
+    return response.ok ? { ok: true, json } : { ok: false, status: response.status, ...json };
+  } catch (e) {
+    return { ok: false, kind: "io", error: `the server did not answer (${e.message})` };
+  }
 }
 
 // ---- drawing ----------------------------------------------------------------
 
-function render() {
-  const d = S.editing ? { cells: S.editCells, owners: new Map(), side: 0 } : derive();
+/** The values a board and the move list show: text, tag, colour, shade,
+ * whether best, and a hint ("the longest defence"). */
+function valuesOf(answer) {
   const values = new Map();
-  if (!S.editing && S.answer && S.answer.ok) {
-    for (const m of S.answer.json.moves) values.set(m.move, describe(m));
+  if (!answer || !answer.ok || hidden()) return values;
+  const moves = answer.json.moves;
+  const strength = shades(moves);
+  for (const m of moves) {
+    values.set(m.move, {
+      ...describe(m),
+      strength: strength.get(m.move),
+      best: best(m, moves),
+      hint: hint(m, moves),
+    });
   }
+  return values;
+}
+
+/** The game's result in words, once over. */
+function resultText(d) {
+  if (isDots()) {
+    const [a, b] = d.score;
+    const [first, second] = sideNames();
+    const winner = a > b ? `${first} wins` : b > a ? `${second} wins` : "A tie";
+    return `${winner}, ${Math.max(a, b)} to ${Math.min(a, b)}`;
+  }
+  return d.won ? `${d.won.owner} wins` : "Draw";
+}
+
+function render() {
+  if (S.problem) return;
+  const d = S.editing ? { cells: S.editCells, owners: new Map(), side: 0 } : derive();
+  const values = S.editing ? new Map() : valuesOf(S.answer);
   const unknown = !S.editing && S.answer && !S.answer.ok && S.answer.kind === "budget";
   const [first, second] = sideNames();
-  $("first-name").textContent = isDots() ? "Player A" : "X";
-  $("second-name").textContent = isDots() ? "Player B" : "O";
+  const rated = hidden();
+  $("first-name").textContent = first;
+  $("second-name").textContent = second;
   const view = {
     rules: S.rules,
     cells: d.cells,
@@ -158,69 +281,103 @@ function render() {
     lastMove: S.editing || S.at === 0 ? null : S.moves[S.at - 1],
     locked: S.busy,
     editing: S.editing,
-    // Without values (unknown within the budget, or still loading) the
-    // legal moves can still be played.
-    playable: !S.busy && !d.over,
+    // Without values (unknown within the budget, still loading, or a
+    // rated game) the legal moves can still be played.
+    playable: !S.busy && !d.over && (!rated || levelOf(d.side) === "human"),
     onPick,
   };
   const board = $("board");
   board.className = `board board-${S.entry.kind}`;
-  board.setAttribute("aria-busy", String(S.busy));
-  const focused = document.activeElement && document.activeElement.dataset
-    ? document.activeElement.dataset.move : undefined;
+  board.setAttribute("aria-busy", String(S.busy || S.asking > 0));
+  const active = document.activeElement;
+  const focused = active && board.contains(active) ? active.dataset.move : undefined;
   BOARDS[S.entry.kind].render(board, view);
   if (focused !== undefined) {
     const again = board.querySelector(`[data-move="${CSS.escape(focused)}"]`);
     if (again) again.focus();
   }
 
-  // Score (dots) or result.
+  // Score (dots) and result.
   if (isDots() && !S.editing) {
-    const unknownBoxes = [...d.owners.values()].filter((o) => o === "?").length;
-    $("score").textContent = `score: ${first} ${d.score[0]}, ${second} ${d.score[1]}` +
-      (unknownBoxes ? ` (${unknownBoxes} boxes from the edited start)` : "");
-  } else if (!S.editing && d.won) {
-    $("score").textContent = `${d.won.owner} wins`;
+    const unclaimed = [...d.owners.values()].filter((o) => o === "?").length;
+    $("score").textContent = (d.over ? `${resultText(d)}. ` : "") + `Score: ${first} ${d.score[0]}, ${second} ${d.score[1]}` +
+      (unclaimed ? ` (and ${plural(unclaimed, "box", "boxes")} taken before the edited start)` : "");
   } else if (!S.editing && d.over) {
-    $("score").textContent = "draw";
+    $("score").textContent = resultText(d);
   } else $("score").textContent = "";
 
-  // Value and source.
+  // The value, what it means, where it came from.
   const who = sideNames()[d.side];
+  const other = sideNames()[1 - d.side];
   let line = "";
+  let cls = "";
+  let meaning = "";
   let source = "";
   if (S.editing) {
-    line = "editing: click cells or edges, then press Done";
+    line = "Editing: click cells or edges, then press Done";
+  } else if (d.over) {
+    line = `Game over: ${resultText(d)}`;
+    cls = "over";
+    meaning = S.at > 0 ? "The review below shows each move against perfect play." : "";
+  } else if (rated) {
+    const mine = levelOf(d.side) === "human";
+    line = mine ? `Rated game: your move (${who})` : `Rated game: the computer (${who}) is thinking…`;
+    meaning = "The values stay hidden until the end of a rated game.";
   } else if (!S.answer) {
-    line = "asking…";
+    line = S.entry.table ? `${who} to move: asking…` : `${who} to move: searching…`;
+    meaning = S.entry.table ? "" : `An exact search runs for up to ${S.searchSeconds} s.`;
   } else if (S.answer.ok) {
-    const a = S.answer.json;
-    const value = describe(a);
-    line = d.over ? `game over` : `${who} to move: ${value.text}`;
-    source = `${SOURCES[a.source] || a.source}` + (d.over ? "" : ` · value for the player to move`);
+    const value = describe(S.answer.json);
+    line = `${who} to move: ${value.text}`;
+    cls = value.cls;
+    meaning = explain(S.answer.json, who, other);
+    source = SOURCES[S.answer.json.source] || S.answer.json.source;
   } else if (unknown) {
     line = `${who} to move: unknown within the search budget`;
-    source = `the exact search (${S.searchSeconds} s) could not settle this position or its moves`;
+    meaning = `The exact search could not settle this position in ${S.searchSeconds} s; later positions are answered.`;
   } else {
-    line = `error: ${S.answer.error}`;
+    line = `Error: ${S.answer.error}`;
   }
   $("value").textContent = line;
-  $("value").className = `value-line ${S.answer && S.answer.ok && !d.over ? describe(S.answer.json).cls : ""}`;
+  $("value").className = `value-line ${cls}`;
+  $("explain").textContent = meaning;
   $("source").textContent = source;
-  $("notation").value = S.editing ? notationOf(S.editCells) : (S.answer && S.answer.ok ? S.answer.json.position : notationOf(d.cells));
+  $("progress").classList.toggle("on", S.asking > 0 && !S.entry.table);
+  $("progress").hidden = !(S.asking > 0 && !S.entry.table);
 
-  // Moves, best first.
+  // The position field, unless someone is typing in it.
+  if (document.activeElement !== $("notation")) {
+    $("notation").value = S.editing ? S.rules.notation(S.editCells) : S.rules.notation(d.cells);
+  }
+
+  // Moves, best first: kept in place while the next answer comes, so
+  // nothing below jumps.
   const list = $("moves");
+  const keep = list.offsetHeight;
   list.replaceChildren();
-  if (!S.editing && S.answer && S.answer.ok) {
+  $("moves-title").hidden = d.over && !S.editing;
+  list.hidden = d.over && !S.editing;
+  if (!S.editing && rated) {
+    const li = document.createElement("li");
+    li.className = "note";
+    li.textContent = "Hidden during a rated game.";
+    list.append(li);
+  } else if (!S.editing && S.answer && S.answer.ok) {
     for (const m of S.answer.json.moves) {
-      const v = describe(m);
+      const v = values.get(m.move);
       const li = document.createElement("li");
       const b = document.createElement("button");
       b.type = "button";
-      b.className = `move ${v.cls}`;
+      b.className = `move ${v.cls}${v.best ? " best" : ""}`;
+      b.style.setProperty("--strength", String(v.strength));
       b.dataset.move = m.move;
-      b.textContent = `${m.move}: ${v.text}`;
+      const where = document.createElement("span");
+      where.className = "coord";
+      where.textContent = coord(m.move);
+      const what = document.createElement("span");
+      what.textContent = v.text;
+      b.append(where, " ", what);
+      b.setAttribute("aria-label", `${S.rules.where(m.move)}: ${v.text}${v.hint ? `, ${v.hint}` : ""}`);
       b.setAttribute("aria-disabled", String(S.busy));
       b.addEventListener("click", () => onPick(m.move));
       li.append(b);
@@ -228,70 +385,253 @@ function render() {
     }
   } else if (unknown) {
     const li = document.createElement("li");
-    li.textContent = "every move: unknown within the search budget";
+    li.className = "note";
+    li.textContent = "Every move: unknown within the search budget.";
     list.append(li);
   }
+  list.style.minHeight = !S.answer && !S.editing && !d.over ? `${keep}px` : "";
 
-  $("undo").disabled = S.busy || S.editing || S.at === 0;
-  $("redo").disabled = S.busy || S.editing || S.at === S.moves.length;
+  // The legend: a line of tags, and what they mean at more length.
+  const items = $("legend-items");
+  if (items.dataset.kind !== S.entry.kind) {
+    items.dataset.kind = S.entry.kind;
+    const swatch = (c, tag) => {
+      const t = document.createElement("span");
+      t.className = `swatch ${c}`;
+      t.textContent = tag;
+      return t;
+    };
+    const entries = legend(isDots());
+    items.replaceChildren(...entries.map(([c, tag, , text]) => {
+      const li = document.createElement("li");
+      li.append(swatch(c, tag), ` ${text}`);
+      return li;
+    }));
+    $("legend-line").replaceChildren(...entries.flatMap(([c, tag, short], i) =>
+      [swatch(c, tag), ` ${short}${i + 1 < entries.length ? " · " : ""}`]));
+  }
+
+  // The review.
+  $("review").hidden = !(d.over && !S.editing && (S.review || S.reviewing));
+  if (d.over && S.review) {
+    renderReview($("review-body"), S.review, { dots: isDots(), players: sideNames() });
+  } else if (S.reviewing) {
+    $("review-body").textContent = "Reviewing…";
+  }
+
+  // The best line.
+  renderLine(d);
+
+  // Controls.
+  const locked = S.busy || S.editing || rated;
+  $("undo").disabled = locked || S.at === 0;
+  $("redo").disabled = locked || S.at === S.moves.length;
   $("edit").textContent = S.editing ? "Done" : "Edit position";
   $("edit").setAttribute("aria-pressed", String(S.editing));
+  $("edit").disabled = S.busy || rated;
   $("new").disabled = S.busy;
-  $("mainline").disabled = S.busy || S.editing || d.over;
+  $("mainline").disabled = locked || d.over;
   const next = S.line && S.line.moves[S.at - S.line.at];
-  $("step").disabled = S.busy || S.editing || !next;
-  $("line").textContent = S.line ? S.line.text : "";
-  // "idle" once the answer is in and no computer move is due: what a test
-  // (or a person) waits for before the next move.
-  const due = !S.editing && !d.over && S.at === S.moves.length && levelOf(d.side) !== "human";
-  const asking = S.line && S.line.text === "asking…";
-  document.body.dataset.state = S.editing || (S.answer && !S.busy && !due && !asking) ? "idle" : "busy";
+  $("step").disabled = locked || !next;
+  $("load-button").disabled = locked;
+  $("notation").readOnly = locked;
+  $("rated-box").hidden = !(ratable() || S.rated);
+  $("rated").checked = S.rated !== null;
+  $("rated").disabled = S.busy;
+  $("name").disabled = rated;
+
+  // "idle" once the answer is in and nothing is due: what a test (or a
+  // person) waits for before the next move.
+  const due = !S.editing && !S.rated && !d.over && S.at === S.moves.length && levelOf(d.side) !== "human";
+  const settled = S.editing ||
+    ((S.answer || rated) && !S.busy && !due && !S.lineAsking && !S.reviewing && !S.checking);
+  document.body.dataset.state = settled ? "idle" : "busy";
+}
+
+/** The best line: one button per move (who plays where), the one shown
+ * on the board marked; a click goes there. */
+function renderLine(d) {
+  const list = $("line-moves");
+  list.replaceChildren();
+  $("line-end").textContent = "";
+  if (!S.line) return;
+  if (S.lineAsking) {
+    $("line-end").textContent = "asking…";
+    return;
+  }
+  if (S.line.error) {
+    $("line-end").textContent = S.line.error;
+    return;
+  }
+  const sides = sidesAlong(S.line.at, S.line.moves);
+  S.line.moves.forEach((mv, k) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "line-move";
+    b.dataset.ply = String(k);
+    b.textContent = `${sideNames()[sides[k]]} ${coord(mv)}`;
+    b.setAttribute("aria-label", `move ${S.line.at + k + 1}: ${sideNames()[sides[k]]} ${S.rules.where(mv)}`);
+    if (S.at === S.line.at + k + 1) b.setAttribute("aria-current", "step");
+    b.disabled = S.busy || S.editing || hidden();
+    b.addEventListener("click", () => goLine(k));
+    li.append(b);
+    list.append(li);
+  });
+  const end = S.line.end ? describe(S.line.end).text : "";
+  $("line-end").textContent = S.line.moves.length
+    ? `${sideNames()[derive(S.line.at).side]} to move at its start: ${end}.`
+    : "The game is over.";
+  void d;
+}
+
+/** The side to move before each of `moves`, played from step `at`. */
+function sidesAlong(at, moves) {
+  const d = derive(at);
+  let cells = d.cells;
+  let side = d.side;
+  const out = [];
+  for (const mv of moves) {
+    out.push(side);
+    if (isDots()) {
+      const closes = S.rules.closes(cells, S.rules.edgeOf(mv));
+      cells = S.rules.play(cells, mv);
+      if (closes === 0) side = 1 - side;
+    } else side = 1 - side;
+  }
+  return out;
+}
+
+// ---- progress ---------------------------------------------------------------
+
+let ticking = 0;
+function tick() {
+  if (ticking) return;
+  ticking = setInterval(() => {
+    if (!S.asking) {
+      clearInterval(ticking);
+      ticking = 0;
+      return;
+    }
+    const seconds = (performance.now() - S.asking) / 1000;
+    const limit = S.searchSeconds || 3;
+    $("progress-bar").value = Math.min(1, seconds / limit);
+    $("progress-text").textContent = `${seconds.toFixed(1)} s of at most ${limit} s`;
+  }, 100);
 }
 
 // ---- play -------------------------------------------------------------------
 
+/** Says what just happened, with the new value, once it is known. */
+function announceMove() {
+  if (!S.pending) return;
+  const d = derive();
+  let after;
+  if (d.over) after = `${resultText(d)}.`;
+  else if (hidden()) after = levelOf(d.side) === "human" ? "Your move." : "";
+  else if (S.answer && S.answer.ok) after = `${sideNames()[d.side]} to move: ${describe(S.answer.json).text}.`;
+  else if (S.answer && S.answer.kind === "budget") after = `${sideNames()[d.side]} to move: unknown within the search budget.`;
+  else after = `${sideNames()[d.side]} to move.`;
+  if (isDots() && !d.over) after += ` Score ${sideNames()[0]} ${d.score[0]}, ${sideNames()[1]} ${d.score[1]}.`;
+  announce(`${S.pending} ${after}`.trim());
+  S.pending = "";
+}
+
 async function refresh() {
   const token = ++S.token;
-  S.answer = null;
-  render();
+  S.review = null;
   const d = derive();
-  const answer = await api("probe", { game: S.entry.game, position: notationOf(d.cells) });
-  if (token !== S.token) return;
-  S.answer = answer;
-  render();
-  if (d.over && S.at === S.moves.length) {
-    recordFinished(S.entry.game, S.start, S.moves, [levelOf(0), levelOf(1)]);
+  const position = S.rules.notation(d.cells);
+  S.answer = hidden() ? null : S.answers.get(position) || null;
+  if (!S.answer && !hidden()) {
+    const started = performance.now();
+    S.asking = started;
+    tick();
+    render();
+    const answer = await api("probe", { game: S.entry.game, position });
+    if (S.asking === started) S.asking = 0;
+    if (token !== S.token) return;
+    if (answer.ok || answer.kind === "budget") remember(position, answer);
+    S.answer = answer;
   }
+  render();
+  announceMove();
+  if (d.over && S.at === S.moves.length && S.at > 0) await review(token);
   maybeComputer(token);
 }
 
-function describeMove(mv) {
-  return isDots() ? S.rules.where(mv) : `${S.rules.where(Number(mv))} (cell ${mv})`;
+function remember(position, answer) {
+  if (S.answers.size > 5000) S.answers.clear();
+  S.answers.set(position, answer);
 }
 
-function afterMoveText(d) {
-  if (!isDots()) {
-    if (d.won) return `${d.won.owner} wins.`;
-    if (d.over) return "Draw.";
-    return `${sideNames()[d.side]} to move.`;
+/** Each move of the finished game against perfect play: from the rated
+ * game's verdicts, or from the values of every position (asked now where
+ * the page has not seen them). */
+async function review(token) {
+  if (S.rated && S.rated.state.result && S.rated.state.verdicts) {
+    S.review = S.rated.state.verdicts.map((v, i) => {
+      const seat = v.seat === "first" ? 0 : 1;
+      return {
+        ply: i,
+        seat,
+        who: sideNames()[seat],
+        coord: coord(v.move),
+        kept: v.kept,
+        cost: v.cost,
+        before: v.before,
+        best: v.kept === false && v.best ? { coord: coord(v.best.move), text: describe(v.best).text } : null,
+      };
+    });
+    render();
+    return;
   }
-  if (d.over) {
-    const [a, b] = d.score;
-    return `Game over: A ${a}, B ${b}. ${a > b ? "A wins." : b > a ? "B wins." : "A tie."}`;
+  S.reviewing = true;
+  render();
+  const items = [];
+  for (let i = 0; i < S.at; i++) {
+    const d = derive(i);
+    const position = S.rules.notation(d.cells);
+    let answer = S.answers.get(position);
+    if (!answer) {
+      $("review-body").textContent = `Reviewing: move ${i + 1} of ${S.at}…`;
+      answer = await api("probe", { game: S.entry.game, position });
+      if (token !== S.token) {
+        S.reviewing = false;
+        return;
+      }
+      if (answer.ok || answer.kind === "budget") remember(position, answer);
+    }
+    const mv = S.moves[i];
+    const item = { ply: i, seat: d.side, who: sideNames()[d.side], coord: coord(mv), kept: null };
+    if (answer.ok) {
+      const played = answer.json.moves.find((m) => m.move === mv);
+      const best = answer.json.moves[0];
+      if (played) {
+        item.kept = sameClass(answer.json, played);
+        item.cost = item.kept ? 0 : costOf(answer.json, played);
+        item.before = answer.json;
+        if (!item.kept && best) item.best = { coord: coord(best.move), text: describe(best).text };
+      }
+    }
+    items.push(item);
   }
-  return `${sideNames()[d.side]} to move; score A ${d.score[0]}, B ${d.score[1]}.`;
+  S.reviewing = false;
+  S.review = items;
+  render();
 }
 
-function play(mv, note = "") {
+function play(mv, note = "", { computer = false } = {}) {
   const before = derive();
   const who = sideNames()[before.side];
   if (S.line && S.line.moves[S.at - S.line.at] !== mv) S.line = null;
   S.moves = S.moves.slice(0, S.at);
   S.moves.push(mv);
   S.at = S.moves.length;
-  writeUrl();
-  const d = derive();
-  announce(`${who} played ${describeMove(mv)}${note}. ${afterMoveText(d)}`);
+  // A person's move is a step of the browser's history; the computer's
+  // answer joins it, so Back goes to the person's last turn.
+  writeUrl(!computer);
+  S.pending = `${who} played ${coord(mv)}${note}.`;
   refresh();
 }
 
@@ -309,72 +649,94 @@ function onPick(mv) {
     return;
   }
   const d = derive();
-  if (d.over) return;
+  if (d.over || S.at !== S.moves.length && hidden()) return;
   if (levelOf(d.side) !== "human") return; // the computer's turn
   if (!S.rules.moves(d.cells).includes(mv)) return;
+  if (S.rated && !S.rated.state.result) {
+    ratedMove(mv);
+    return;
+  }
   play(mv);
 }
 
 async function maybeComputer(token) {
-  if (S.editing || S.at !== S.moves.length) return;
+  if (S.busy || S.editing || S.rated || S.at !== S.moves.length) return;
   const d = derive();
   if (d.over) return;
   const level = levelOf(d.side);
   if (level === "human") return;
   S.busy = true;
   render();
-  await new Promise((r) => setTimeout(r, 300));
+  await new Promise((r) => setTimeout(r, 250));
   if (token !== S.token) return;
   let mv;
   let note = "";
-  const legal = S.rules.moves(d.cells);
   if (level === "perfect" && S.answer && S.answer.ok && S.answer.json.moves.length) {
     mv = S.answer.json.moves[0].move;
     note = ` (perfect: ${describe(S.answer.json.moves[0]).text})`;
-  } else if (level === "perfect") {
-    mv = classicMove(S.rules, d.cells);
-    note = " (unknown within the search budget: the classic player's move, not known to be best)";
-  } else if (level === "classic") {
-    mv = classicMove(S.rules, d.cells);
   } else {
-    mv = randomMove(legal);
+    const asked = await api("computer", { game: S.entry.game, position: S.rules.notation(d.cells), level });
+    if (token !== S.token) return;
+    if (!asked.ok) {
+      S.busy = false;
+      announce(`The computer could not move: ${asked.error}`);
+      render();
+      return;
+    }
+    mv = asked.json.move;
+    if (level === "perfect") note = " (unknown within the search budget: the classic player's move, not known to be best)";
+    else note = ` (${level})`;
   }
   S.busy = false;
-  if (token !== S.token) return;
-  play(mv, note);
+  play(mv, note, { computer: true });
 }
 
 /** Steps back to the last position where a person is to move. */
 function undo() {
-  if (S.at === 0) return;
+  if (S.at === 0 || hidden()) return;
   S.at--;
   while (S.at > 0 && levelOf(derive().side) !== "human") S.at--;
-  writeUrl();
-  announce(`Undone: ${afterMoveText(derive())}`);
+  writeUrl(true);
+  S.pending = `Undone to move ${S.at}.`;
   refresh();
 }
 
 function redo() {
-  if (S.at === S.moves.length) return;
+  if (S.at === S.moves.length || hidden()) return;
   S.at++;
   while (S.at < S.moves.length && levelOf(derive().side) !== "human") S.at++;
-  writeUrl();
-  announce(`Redone: ${afterMoveText(derive())}`);
+  writeUrl(true);
+  S.pending = `Redone to move ${S.at}.`;
   refresh();
 }
 
-function choose(entry, start = entry.start, moves = [], at = moves.length) {
+/** Shows `entry` from `start` after `moves` (at step `at`); `push`: a new
+ * step of the browser's history (true), this one rewritten (false), or
+ * the URL as it is (null). A rated game still going is resigned. */
+function choose(entry, start = entry.start, moves = [], at = moves.length, { push = true } = {}) {
+  if (S.rated && !S.rated.state.result) resignRated();
+  S.rated = null;
   S.token++;
   S.busy = false;
+  S.problem = false;
+  $("problem").hidden = true;
+  $("explorer").hidden = false;
+  document.title = "solvedb explorer";
+  if (!S.entry || S.entry.game !== entry.game) {
+    S.answers.clear();
+    forget($("board"));
+  }
   S.entry = entry;
   S.start = start;
   S.rules = rulesFor(entry.board);
   S.moves = moves;
   S.at = at;
   S.line = null;
+  S.lineAsking = false;
   S.editing = false;
+  S.reviewing = false;
   $("game").value = entry.game;
-  writeUrl();
+  writeUrl(push);
   refresh();
 }
 
@@ -388,35 +750,74 @@ async function toggleEdit() {
     render();
     return;
   }
-  const text = notationOf(S.editCells);
+  const text = S.rules.notation(S.editCells);
   // Not settled while the server checks the position (tests wait for "idle").
   document.body.dataset.state = "busy";
   const check = await api("check", { game: S.entry.game, position: text });
   if (!check.ok) {
     announce(`Not a legal position: ${check.error}`);
-    $("value").textContent = `not legal: ${check.error}`;
+    $("value").textContent = `Not legal: ${check.error}`;
     document.body.dataset.state = "idle";
     return;
   }
   announce("Position set.");
-  choose(S.entry, check.json.position);
+  choose(S.entry, check.json.position, [], 0);
+}
+
+/** The position field's Load: a pasted position (or moves from the start),
+ * checked by the server. */
+async function load(event) {
+  event.preventDefault();
+  const text = $("notation").value.trim();
+  const note = $("load-note");
+  if (!text) return;
+  document.body.dataset.state = "busy";
+  const check = await api("check", { game: S.entry.game, position: text });
+  if (!check.ok) {
+    note.textContent = `Not a position of ${S.entry.title}: ${check.error}.`;
+    note.classList.add("error");
+    announce(note.textContent);
+    document.body.dataset.state = "idle";
+    return;
+  }
+  note.textContent = "Loaded. Paste a position or a list of moves from the start, then Load.";
+  note.classList.remove("error");
+  $("notation").blur();
+  announce(`Loaded ${check.json.position}.`);
+  choose(S.entry, check.json.position, [], 0);
 }
 
 async function showLine() {
-  const d = derive();
   const token = S.token;
-  S.line = { at: S.at, moves: [], text: "asking…" };
+  S.line = { at: S.at, moves: [], end: null, error: "" };
+  S.lineAsking = true;
   render();
-  const answer = await api("mainline", { game: S.entry.game, position: notationOf(d.cells) });
+  const answer = await api("mainline", { game: S.entry.game, position: positionAt() });
   if (token !== S.token) return;
+  S.lineAsking = false;
   if (!answer.ok) {
-    S.line = { at: S.at, moves: [], text: answer.kind === "budget" ? "unknown within the search budget" : `error: ${answer.error}` };
+    S.line.error = answer.kind === "budget" ? "Unknown within the search budget." : `Error: ${answer.error}`;
+    announce(`Best line: ${S.line.error}`);
   } else {
-    const end = describe(answer.json);
-    S.line = { at: S.at, moves: answer.json.moves, text: `${answer.json.moves.join(", ") || "(the game is over)"} — ${end.text}` };
+    S.line.moves = answer.json.moves;
+    S.line.end = answer.json;
+    const sides = sidesAlong(S.line.at, S.line.moves);
+    const words = S.line.moves.map((mv, k) => `${sideNames()[sides[k]]} ${coord(mv)}`).join(", ");
+    announce(`Best line: ${words || "the game is over"}; ${describe(answer.json).text}.`);
   }
-  announce(`Best line: ${S.line.text}`);
   render();
+}
+
+/** Goes to move `k` of the best line: the line becomes the history after
+ * its start, so Undo and Redo walk along it. */
+function goLine(k) {
+  if (!S.line || S.busy) return;
+  S.moves = S.moves.slice(0, S.line.at).concat(S.line.moves);
+  S.at = S.line.at + k + 1;
+  writeUrl(true);
+  const d = derive(S.at - 1);
+  S.pending = `Best line, move ${S.at}: ${sideNames()[d.side]} ${coord(S.moves[S.at - 1])}.`;
+  refresh();
 }
 
 function stepLine() {
@@ -435,52 +836,196 @@ async function copyPosition() {
   }
 }
 
+// ---- rated games ------------------------------------------------------------
+
+/** Starts a rated game from the start: the server keeps it and makes the
+ * computer's moves. */
+async function startRated() {
+  const name = $("name").value.trim();
+  if (!saveName(name)) {
+    $("rated").checked = false;
+    $("rated-note").textContent = `“${name}” is the computer's name: choose another.`;
+    announce($("rated-note").textContent);
+    return;
+  }
+  const levels = [levelOf(0), levelOf(1)].map((l) => (l === "human" ? "person" : l));
+  if (S.rated && !S.rated.state.result) resignRated();
+  S.rated = null;
+  S.token++; // nothing running may move for the computer now
+  S.busy = true;
+  S.line = null;
+  S.editing = false;
+  render();
+  const made = await post("sessions", {
+    game: S.entry.game, first: levels[0], second: levels[1], player: identity(), name,
+  });
+  S.busy = false;
+  if (!made.ok) {
+    $("rated-note").textContent = `No rated game: ${made.error}`;
+    announce($("rated-note").textContent);
+    render();
+    return;
+  }
+  $("rated-note").textContent = name ? `Playing as ${name}.` : "Playing as anonymous: give a name to be known on the leaderboard.";
+  S.rated = { session: made.json.session, state: made.json };
+  sessionStorage.setItem("solvedb-session", JSON.stringify({ session: made.json.session, game: S.entry.game }));
+  const computer = made.json.history.map((mv) => coord(mv)).join(", ");
+  S.pending = `Rated game started.${computer ? ` The computer played ${computer}.` : ""}`;
+  adopt(made.json);
+}
+
+/** Shows the rated game's state from the server. */
+function adopt(state) {
+  S.rated.state = state;
+  S.start = state.start;
+  S.moves = state.history.slice();
+  S.at = S.moves.length;
+  S.line = null;
+  writeUrl(false);
+  if (state.result) sessionStorage.removeItem("solvedb-session");
+  refresh();
+}
+
+async function ratedMove(mv) {
+  const session = S.rated.session;
+  const before = S.moves.length;
+  S.busy = true;
+  render();
+  const answer = await post("sessions/move", { session, move: mv });
+  S.busy = false;
+  if (!S.rated || S.rated.session !== session) return;
+  if (!answer.ok) {
+    announce(`Refused: ${answer.error}`);
+    if (answer.status === 400 && /no such game/.test(answer.error)) S.rated = null;
+    render();
+    return;
+  }
+  const played = answer.json.history.slice(before);
+  const [mine, ...theirs] = played;
+  let text = `You played ${coord(mine)}.`;
+  if (theirs.length) text += ` The computer played ${theirs.map(coord).join(", ")}.`;
+  if (answer.json.result) text += answer.json.recorded ? " Recorded in the leaderboard." : "";
+  S.pending = text;
+  adopt(answer.json);
+}
+
+function resignRated() {
+  const session = S.rated.session;
+  sessionStorage.removeItem("solvedb-session");
+  post("sessions/resign", { session }).then((answer) => {
+    if (answer.ok) announce("You resigned the rated game: it counts as lost.");
+  });
+}
+
+/** A rated game this tab was playing before a reload, if it is still on. */
+async function resume() {
+  let saved;
+  try {
+    saved = JSON.parse(sessionStorage.getItem("solvedb-session") || "null");
+  } catch {
+    saved = null;
+  }
+  if (!saved || !S.entry || saved.game !== S.entry.game) return;
+  const state = await post("sessions/state", { session: saved.session });
+  if (!state.ok || state.json.result) {
+    sessionStorage.removeItem("solvedb-session");
+    return;
+  }
+  $("first").value = state.json.levels.first === "person" ? "human" : state.json.levels.first;
+  $("second").value = state.json.levels.second === "person" ? "human" : state.json.levels.second;
+  S.rated = { session: saved.session, state: state.json };
+  S.pending = "Back in your rated game.";
+  adopt(state.json);
+}
+
 // ---- start ------------------------------------------------------------------
 
 async function main() {
-  applyTheme(initialTheme());
-  $("theme").addEventListener("change", (e) => {
-    localStorage.setItem("solvedb-theme", e.target.value);
-    applyTheme(e.target.value);
-    announce(`Theme: ${e.target.selectedOptions[0].textContent}`);
-  });
+  initTheme($("theme"), (name) => announce(`Theme: ${name}`));
   const listed = await api("games", {});
+  if (!listed.ok) {
+    $("value").textContent = `The server could not list its games: ${listed.error}`;
+    document.body.dataset.state = "idle";
+    return;
+  }
   S.games = listed.json.games;
   S.searchSeconds = listed.json.search_seconds;
-  for (const entry of S.games) {
-    const option = document.createElement("option");
-    option.value = entry.game;
-    option.textContent = gameLabel(entry);
-    $("game").append(option);
+  const groups = [
+    ["Answered from a table", S.games.filter((g) => g.table)],
+    [`Searched live (early positions may be unknown within ${S.searchSeconds} s)`, S.games.filter((g) => !g.table)],
+  ];
+  for (const [label, entries] of groups) {
+    if (!entries.length) continue;
+    const group = document.createElement("optgroup");
+    group.label = label;
+    for (const entry of entries) {
+      const option = document.createElement("option");
+      option.value = entry.game;
+      option.textContent = entry.title;
+      group.append(option);
+    }
+    $("game").append(group);
   }
   $("game").addEventListener("change", (e) => {
     const entry = S.games.find((g) => g.game === e.target.value);
     choose(entry);
-    announce(`New game: ${gameLabel(entry)}`);
+    announce(`New game: ${entry.title}.`);
   });
   $("new").addEventListener("click", () => {
+    const again = $("rated").checked && ratable();
     choose(S.entry);
-    announce("New game.");
+    if (again) startRated();
+    else announce("New game.");
   });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("edit").addEventListener("click", toggleEdit);
   $("copy").addEventListener("click", copyPosition);
+  $("load").addEventListener("submit", load);
   $("mainline").addEventListener("click", showLine);
   $("step").addEventListener("click", stepLine);
+  $("name").value = savedName();
+  $("legend-more").open = localStorage.getItem("solvedb-legend") === "open";
+  $("legend-more").addEventListener("toggle", () =>
+    localStorage.setItem("solvedb-legend", $("legend-more").open ? "open" : "closed"));
+  $("name").addEventListener("change", () => {
+    const name = $("name").value.trim();
+    $("rated-note").textContent = reservedName(name) ? `“${name}” is the computer's name: choose another.` : "";
+    if (!reservedName(name)) saveName(name);
+  });
+  $("rated").addEventListener("change", (e) => {
+    if (e.target.checked) startRated();
+    else if (S.rated) {
+      if (!S.rated.state.result) resignRated();
+      S.rated = null;
+      refresh();
+    }
+  });
   for (const side of ["first", "second"])
     $(side).addEventListener("change", () => {
-      writeUrl();
+      if (S.rated && !S.rated.state.result) {
+        resignRated();
+        S.rated = null;
+        refresh();
+      }
+      writeUrl(false);
       render();
       maybeComputer(S.token);
     });
   document.addEventListener("keydown", (e) => {
-    if (!(e.ctrlKey || e.metaKey)) return;
+    const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement;
+    if (e.key === "?" && !typing) {
+      e.preventDefault();
+      $("keys").open = !$("keys").open;
+      return;
+    }
+    if (!(e.ctrlKey || e.metaKey) || typing) return;
     if (e.key === "z") { e.preventDefault(); undo(); }
     if (e.key === "y") { e.preventDefault(); redo(); }
   });
-  const { entry, start, moves, at } = readUrl();
-  choose(entry, start, moves, at);
+  addEventListener("popstate", () => loadUrl());
+  await loadUrl();
+  await resume();
 }
 
 main();

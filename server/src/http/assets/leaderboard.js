@@ -1,6 +1,7 @@
-// The leaderboard page: one page of /api/v1/leaderboard at a time, the
+// The leaderboard page: one page of /api/v1/leaderboard at a time (people
+// ranked, then those without a rank yet), the computer's levels apart; the
 // game and page in the URL.
-import { initTheme } from "./values.js";
+import { initTheme, plural } from "./values.js";
 
 const $ = (id) => document.getElementById(id);
 const PER_PAGE = 20;
@@ -11,6 +12,36 @@ function query() {
   const q = new URLSearchParams(location.search);
   const page = Math.max(1, Number.parseInt(q.get("page") || "1", 10) || 1);
   return { game: q.get("game") || "", page };
+}
+
+/** A table row for an entry: `first` is its first cell (rank or level). */
+function row(e, first, shownTag) {
+  const tr = document.createElement("tr");
+  const cells = [
+    first,
+    null, // the name, below
+    e.accuracy === null ? "—" : `${(100 * e.accuracy).toFixed(1)}%`,
+    String(e.games),
+    `${e.wins}–${e.draws}–${e.losses}`,
+    String(e.moves),
+  ];
+  cells.forEach((text, k) => {
+    const td = document.createElement(k === 1 ? "th" : "td");
+    if (k === 1) {
+      td.scope = "row";
+      td.textContent = e.name;
+      if (shownTag) {
+        const tag = document.createElement("span");
+        tag.className = "tag-id";
+        tag.textContent = ` #${e.player}`;
+        td.append(tag);
+      }
+    } else td.textContent = text;
+    if (k === 5) td.className = "hide-narrow";
+    tr.append(td);
+  });
+  tr.title = `${plural(e.games, "game")}: ${e.wins} won, ${e.draws} drawn, ${e.losses} lost; ${plural(e.moves, "move")} judged`;
+  return tr;
 }
 
 async function show(game, page, push) {
@@ -30,25 +61,34 @@ async function show(game, page, push) {
   if (page > 1) q.set("page", String(page));
   if (push) history.pushState(null, "", `?${q}`);
   $("game").value = game;
+  $("min-games").textContent = String(json.min_games);
+  // A player's number shows where a name alone would not tell them apart.
+  const count = new Map();
+  for (const e of json.entries) count.set(e.name, (count.get(e.name) || 0) + 1);
   const body = $("entries");
   body.replaceChildren();
-  json.entries.forEach((e, i) => {
-    const tr = document.createElement("tr");
-    const cells = [
-      String((page - 1) * PER_PAGE + i + 1),
-      e.name,
-      e.accuracy === null ? "—" : `${(100 * e.accuracy).toFixed(1)}%`,
-      String(e.games), String(e.wins), String(e.draws), String(e.losses), String(e.moves),
-    ];
-    cells.forEach((text, k) => {
-      const td = document.createElement(k === 1 ? "th" : "td");
-      if (k === 1) td.scope = "row";
-      td.textContent = text;
+  let unrankedNoted = false;
+  for (const e of json.entries) {
+    if (e.rank === null && !unrankedNoted) {
+      unrankedNoted = true;
+      const tr = document.createElement("tr");
+      const td = document.createElement("td");
+      td.colSpan = 6;
+      td.className = "source";
+      td.style.textAlign = "left";
+      td.textContent = `Not ranked yet: fewer than ${plural(json.min_games, "game")}`;
       tr.append(td);
-    });
+      body.append(tr);
+    }
+    const tr = row(e, e.rank === null ? "—" : String(e.rank), count.get(e.name) > 1 || e.name === "anonymous");
+    if (e.rank === null) tr.classList.add("unranked");
     body.append(tr);
-  });
+  }
   $("empty").hidden = json.entries.length > 0;
+  const computer = $("computer");
+  computer.replaceChildren();
+  for (const e of json.computer) computer.append(row(e, e.name.replace(/^computer \((.*)\)$/, "$1"), false));
+  $("computer-empty").hidden = json.computer.length > 0;
   $("page-of").textContent = `page ${page} of ${pages}`;
   $("prev").disabled = page <= 1;
   $("next").disabled = page >= pages;

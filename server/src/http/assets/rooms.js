@@ -1,15 +1,17 @@
 // "Play a friend": creates a room and shows a link per seat, or plays in
 // one over a WebSocket. The server referees every move (seat, turn, the
 // game's rules) and sends the whole state after each; the page only draws
-// it, with the explorer's boards.
+// it, with the explorer's boards, in coordinates (b2, Ab2, a1–b1).
 import { rulesFor } from "./rules.js";
 import * as grid from "./grid.js";
 import * as layers from "./layers.js";
 import * as dots from "./dots.js";
-import { describe, initTheme } from "./values.js";
-import { savedName } from "./record.js";
+import { best, describe, hint, initTheme, shades } from "./values.js";
+import { renderReview } from "./review.js";
+import { identity, reservedName, saveName, savedName } from "./identity.js";
 
 const BOARDS = { grid, layers, dots };
+const SEATS = ["first", "second"];
 const $ = (id) => document.getElementById(id);
 
 const R = {
@@ -34,28 +36,69 @@ function seatWord(seat, entry) {
   return seat === "first" ? `first (${a})` : `second (${b})`;
 }
 
-/** The board after the moves, with box owners and scores for dots. */
+/** The board after the moves, with box owners for dots, and the seat
+ * that made each move. */
 function replay(rules, kind, start, history) {
   let cells = rules.parse(start);
+  const movers = [];
   if (kind !== "dots") {
-    for (const mv of history) cells = rules.play(cells, mv);
-    return { cells, won: rules.winLine(cells), owners: new Map() };
+    let side = rules.toMove(cells) === "X" ? 0 : 1;
+    for (const mv of history) {
+      movers.push(side);
+      cells = rules.play(cells, mv);
+      side = 1 - side;
+    }
+    return { cells, won: rules.winLine(cells), owners: new Map(), movers };
   }
   const owners = new Map();
   for (const [r, c] of rules.boxesClosed(cells)) owners.set(`${r},${c}`, "?");
   let side = 0;
   for (const mv of history) {
+    movers.push(side);
     const before = new Set(rules.boxesClosed(cells).map(([r, c]) => `${r},${c}`));
     cells = rules.play(cells, mv);
     const closed = rules.boxesClosed(cells).filter(([r, c]) => !before.has(`${r},${c}`));
     for (const [r, c] of closed) owners.set(`${r},${c}`, side);
     if (closed.length === 0) side = 1 - side;
   }
-  return { cells, won: null, owners };
+  return { cells, won: null, owners, movers };
+}
+
+/** The values of the moves, as the boards draw them. */
+function valuesOf(moves) {
+  const values = new Map();
+  const strength = shades(moves);
+  for (const m of moves) {
+    values.set(m.move, {
+      ...describe(m), strength: strength.get(m.move), best: best(m, moves), hint: hint(m, moves),
+    });
+  }
+  return values;
 }
 
 function announce(text) {
   $("status").textContent = text;
+}
+
+/** "ann (X) played b2. Your move." — with the value where the room shows
+ * values. */
+function announceMove(s) {
+  const entry = entryOf(s.game);
+  const rules = rulesFor(entry.board);
+  const d = replay(rules, entry.kind, s.start, s.history);
+  const last = s.history.length - 1;
+  const seat = SEATS[d.movers[last]];
+  const who = seat === s.you ? "You" : `${s.players[seat].name} (${entry.sides[d.movers[last]]})`;
+  let text = `${who} played ${rules.coord(s.history[last])}.`;
+  if (s.result) {
+    const w = s.result.winner;
+    text += w === null ? " The game is over: a draw." : w === s.you ? " The game is over: you won." : ` The game is over: ${s.players[w].name} won.`;
+  } else {
+    text += s.to_move === s.you ? " Your move." : ` ${s.players[s.to_move].name} to move.`;
+    if (s.values) text += ` The value for the player to move: ${describe(s.values).text}.`;
+  }
+  if (entry.kind === "dots") text += ` Score ${entry.sides[0]} ${s.points.first}, ${entry.sides[1]} ${s.points.second}.`;
+  announce(text);
 }
 
 // ---- a room -------------------------------------------------------------------
@@ -67,10 +110,11 @@ function render() {
   const rules = rulesFor(entry.board);
   const d = replay(rules, entry.kind, s.start, s.history);
   const mine = s.you !== "spectator" && s.to_move === s.you;
-  const values = new Map();
-  if (s.values) for (const m of s.values.moves) values.set(m.move, describe(m));
+  const values = s.values ? valuesOf(s.values.moves) : new Map();
   const board = $("board");
   board.className = `board board-${entry.kind}`;
+  const active = document.activeElement;
+  const focused = active && board.contains(active) ? active.dataset.move : undefined;
   BOARDS[entry.kind].render(board, {
     rules,
     cells: d.cells,
@@ -83,10 +127,14 @@ function render() {
     playable: mine && !R.pending && !s.result,
     onPick,
   });
+  if (focused !== undefined) {
+    const again = board.querySelector(`[data-move="${CSS.escape(focused)}"]`);
+    if (again) again.focus();
+  }
 
   const [a, b] = entry.sides;
   if (entry.kind === "dots") {
-    $("score").textContent = `score: ${a} ${s.points.first}, ${b} ${s.points.second}`;
+    $("score").textContent = `Score: ${a} ${s.points.first}, ${b} ${s.points.second}`;
   } else $("score").textContent = "";
 
   let turn;
@@ -124,10 +172,11 @@ function render() {
   $("values-title").hidden = !s.values;
   if (s.values) {
     for (const m of s.values.moves) {
-      const v = describe(m);
+      const v = values.get(m.move);
       const li = document.createElement("li");
-      li.className = `move ${v.cls}`;
-      li.textContent = `${m.move}: ${v.text}`;
+      li.className = `move ${v.cls}${v.best ? " best" : ""}`;
+      li.style.setProperty("--strength", String(v.strength));
+      li.textContent = `${rules.coord(m.move)} ${v.text}`;
       list.append(li);
     }
   }
@@ -136,26 +185,26 @@ function render() {
   history.replaceChildren();
   s.history.forEach((mv, i) => {
     const li = document.createElement("li");
-    li.textContent = mv;
+    const where = document.createElement("span");
+    where.className = "coord";
+    where.textContent = rules.coord(mv);
+    li.append(`${entry.sides[d.movers[i]]} `, where);
     li.dataset.ply = String(i);
+    li.dataset.move = mv;
     history.append(li);
   });
 
   $("review").hidden = !s.result;
-  const verdicts = $("verdicts");
-  verdicts.replaceChildren();
   if (s.result && s.verdicts) {
-    for (const v of s.verdicts) {
-      const li = document.createElement("li");
-      const who = s.players[v.seat].name;
-      const how = v.kept === null ? "unknown within the search budget"
-        : v.kept ? "kept the value"
-        : entry.kind === "dots" ? `gave away ${v.cost} ${v.cost === 1 ? "box" : "boxes"}`
-        : v.cost === 2 ? "turned a win into a loss" : "dropped a result (a win to a draw, or a draw to a loss)";
-      li.textContent = `${v.move} (${who}): ${how}`;
-      li.className = v.kept === false ? "missed" : "";
-      verdicts.append(li);
-    }
+    const names = SEATS.map((seat) => s.players[seat].name);
+    renderReview($("review-body"), s.verdicts.map((v, i) => ({
+      ply: i,
+      seat: SEATS.indexOf(v.seat),
+      who: s.players[v.seat].name,
+      coord: rules.coord(v.move),
+      kept: v.kept,
+      cost: v.cost,
+    })), { dots: entry.kind === "dots", players: names });
     $("board-link").href = `/leaderboard?game=${encodeURIComponent(s.game)}`;
   }
   // What a test (or a person) waits for: the page has the server's state
@@ -177,6 +226,7 @@ function connect() {
   if (R.token) params.set("token", R.token);
   const name = savedName();
   if (name) params.set("name", name);
+  params.set("player", identity());
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/api/v1/rooms/${encodeURIComponent(R.room)}/ws?${params}`);
   R.socket = socket;
@@ -187,10 +237,7 @@ function connect() {
       const before = R.state ? R.state.history.length : -1;
       R.state = message;
       if (message.history.length !== before) R.pending = false;
-      if (message.history.length > before && before >= 0) {
-        const last = message.history[message.history.length - 1];
-        announce(`Played ${last}. ${message.result ? "The game is over." : ""}`);
-      }
+      if (message.history.length > before && before >= 0) announceMove(message);
       render();
     } else if (message.type === "error") {
       R.pending = false;
@@ -222,9 +269,13 @@ function join(room, token) {
   R.room = room;
   R.token = token || "";
   $("room").hidden = false;
+  document.body.dataset.view = "room";
   $("name").value = savedName();
   $("name").addEventListener("change", () => {
-    localStorage.setItem("solvedb-name", $("name").value.trim());
+    const name = $("name").value.trim();
+    $("name-note").hidden = !reservedName(name);
+    $("name-note").textContent = `“${name}” is the computer's name: choose another.`;
+    if (!saveName(name)) return;
     if (R.socket) {
       const old = R.socket;
       R.socket = null;
@@ -234,6 +285,26 @@ function join(room, token) {
     announce("Name set.");
   });
   connect();
+}
+
+// The friend's seat comes with a one-time invite: claimed by a POST (a link
+// preview fetching the link cannot take the seat), then the address holds
+// the seat's token, so a reload comes back to the seat.
+async function claimInvite(room, invite) {
+  const response = await fetch(`/api/v1/rooms/${encodeURIComponent(room)}/claim`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ invite }),
+  });
+  const claimed = await response.json();
+  if (!response.ok) {
+    announce(`Could not take the seat: ${claimed.error}`);
+    history.replaceState(null, "", `/play?room=${encodeURIComponent(room)}`);
+    join(room, "");
+    return;
+  }
+  history.replaceState(null, "", claimed.link);
+  join(room, claimed.token);
 }
 
 // ---- a new room -------------------------------------------------------------
@@ -265,6 +336,7 @@ function showLinks(made, game) {
 }
 
 function showCreate() {
+  document.body.dataset.view = "create";
   $("create").hidden = false;
   for (const entry of R.games) {
     const option = document.createElement("option");
@@ -286,8 +358,14 @@ function showCreate() {
   drawPreview();
   $("create").addEventListener("submit", async (e) => {
     e.preventDefault();
+    const name = $("create-name").value.trim();
+    if (!saveName(name)) {
+      $("create-note").textContent = `“${name}” is the computer's name: choose another.`;
+      $("create-note").classList.add("error");
+      announce($("create-note").textContent);
+      return;
+    }
     document.body.dataset.state = "busy";
-    localStorage.setItem("solvedb-name", $("create-name").value.trim());
     const game = $("game").value;
     const response = await fetch("/api/v1/rooms", {
       method: "POST",
@@ -310,7 +388,8 @@ async function main() {
   const listed = await (await fetch("/api/v1/games")).json();
   R.games = listed.games;
   const q = new URLSearchParams(location.search);
-  if (q.get("room")) join(q.get("room"), q.get("token"));
+  if (q.get("room") && q.get("invite")) claimInvite(q.get("room"), q.get("invite"));
+  else if (q.get("room")) join(q.get("room"), q.get("token"));
   else showCreate();
 }
 

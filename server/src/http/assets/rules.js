@@ -1,8 +1,12 @@
-// The rules the page needs to draw boards and play moves locally: cells
-// and lines for the tic-tac-toe family (any n×n grid, or n layers of n×n
-// cells), edges and boxes for dots-and-boxes. The server stays the judge: every position
-// the page shows is sent to it, which reads it with the game's own rules
-// (lookup/src/games/) and refuses an illegal one.
+// The rules the page needs to draw boards and replay moves: cells and
+// lines for the tic-tac-toe family (an n×n grid, or n layers of n×n
+// cells), edges and boxes for dots-and-boxes; and the coordinates people
+// read (columns a, b, c…, rows 1, 2, 3… from the top, layers A, B, C…; a
+// dots edge by the two dots it joins, a1–b1). The server stays the judge:
+// the page checks every position and move it is given with the server
+// (/api/v1/check) before drawing, and plays only what the rules there
+// accept; the notation sent to the server is the game's own (cells and
+// edges by number).
 
 /** A game's rules from its board, as `/api/v1/games` describes it:
  * `{ kind: "grid" | "layers", size }` or `{ kind: "dots", rows, cols }`. */
@@ -11,19 +15,22 @@ export function rulesFor(board) {
   return new LineRules(board.size, board.kind === "layers" ? 3 : 2);
 }
 
+/** Column letters: a, b, c… */
+export function letter(i) {
+  return String.fromCharCode(97 + i);
+}
+
 /** Every line of n cells in an n^dims board (rows, columns, diagonals). */
 function allLines(n, dims) {
   const lines = [];
   const dirs = [];
-  const steps = [-1, 0, 1];
   const rec = (prefix) => {
     if (prefix.length === dims) {
       // One direction of each opposite pair: the first non-zero step is +1.
-      const first = prefix.find((s) => s !== 0);
-      if (first === 1) dirs.push(prefix);
+      if (prefix.find((s) => s !== 0) === 1) dirs.push(prefix);
       return;
     }
-    for (const s of steps) rec([...prefix, s]);
+    for (const s of [-1, 0, 1]) rec([...prefix, s]);
   };
   rec([]);
   const index = (coords) => coords.reduce((acc, c, i) => acc + c * Math.pow(n, i), 0);
@@ -54,9 +61,13 @@ export class LineRules {
     this.size = Math.pow(n, dims);
     this.lines = allLines(n, dims);
   }
-  /** Cells 'X', 'O' or '.' from notation. */
+  /** Cells 'X', 'O' or '.' from the server's normalised notation. */
   parse(text) {
-    return text.replace(/\//g, "").split("");
+    const cells = String(text).replace(/\//g, "").split("");
+    if (cells.length !== this.size || cells.some((c) => !"XO.".includes(c))) {
+      throw new Error(`not a position of this board: ${text}`);
+    }
+    return cells;
   }
   notation(cells) {
     const n = this.n;
@@ -93,26 +104,47 @@ export class LineRules {
     cells.forEach((c, i) => c === "." && out.push(String(i)));
     return out;
   }
-  /** The state after a move: { cells, again: false } (turns alternate). */
+  /** The cells after a move (turns alternate). */
   play(cells, mv) {
     const next = cells.slice();
     next[Number(mv)] = this.toMove(cells);
     return next;
   }
-  /** Where a cell is, for people: "row 2, column 3" (and "layer 1, "). */
-  where(i) {
+  /** Column, row and layer of a cell (from 0). */
+  xyz(mv) {
+    const i = Number(mv);
     const n = this.n;
-    const x = i % n;
-    const y = Math.floor(i / n) % n;
-    const z = Math.floor(i / (n * n));
-    const place = `row ${y + 1}, column ${x + 1}`;
-    return this.dims === 3 ? `layer ${z + 1}, ${place}` : place;
+    return { x: i % n, y: Math.floor(i / n) % n, z: Math.floor(i / (n * n)) };
+  }
+  /** The cell at column x, row y, layer z, or null off the board. */
+  at(x, y, z = 0) {
+    const n = this.n;
+    const layers = this.dims === 3 ? n : 1;
+    if (x < 0 || y < 0 || z < 0 || x >= n || y >= n || z >= layers) return null;
+    return String(x + n * y + n * n * z);
+  }
+  /** The layer letter (A, B, C…) of layer z. */
+  layerName(z) {
+    return String.fromCharCode(65 + z);
+  }
+  /** A cell as people write it: "b2" (column b, row 2), "Ab2" on layer A. */
+  coord(mv) {
+    const { x, y, z } = this.xyz(mv);
+    const cell = `${letter(x)}${y + 1}`;
+    return this.dims === 3 ? `${this.layerName(z)}${cell}` : cell;
+  }
+  /** A cell for a screen reader: "b2", "layer A, b2". */
+  where(mv) {
+    const { x, y, z } = this.xyz(mv);
+    const cell = `${letter(x)}${y + 1}`;
+    return this.dims === 3 ? `layer ${this.layerName(z)}, ${cell}` : cell;
   }
 }
 
 /** Dots-and-boxes on rows × cols boxes. Edges are numbered as the
  * notation orders them: horizontal edges row by row from the top, then
- * vertical ones row by row. */
+ * vertical ones row by row. Dots are named by column letter and row
+ * number (a1 top left), an edge by the two dots it joins. */
 export class DotsRules {
   constructor(rows, cols) {
     this.rows = rows;
@@ -120,13 +152,13 @@ export class DotsRules {
     this.horizontals = (rows + 1) * cols;
     this.size = this.horizontals + rows * (cols + 1);
   }
+  /** Edges (0 or 1) from the server's normalised notation `RxC:bits`. */
   parse(text) {
-    const bits = text.split(":")[1] || "";
-    if (/^[01]*$/.test(bits) && bits.length === this.size) return bits.split("").map(Number);
-    // Move-list notation: replay the moves.
-    let edges = this.empty();
-    for (const mv of bits.split(/[\s;]+/).filter(Boolean)) edges[this.edgeOf(mv)] = 1;
-    return edges;
+    const [board, bits = ""] = String(text).split(":");
+    if (board !== `${this.rows}x${this.cols}` || !/^[01]*$/.test(bits) || bits.length !== this.size) {
+      throw new Error(`not a position of this board: ${text}`);
+    }
+    return bits.split("").map(Number);
   }
   notation(edges) {
     return `${this.rows}x${this.cols}:${edges.join("")}`;
@@ -134,16 +166,27 @@ export class DotsRules {
   empty() {
     return new Array(this.size).fill(0);
   }
+  /** `[kind, r, c]` of an edge's notation (`h0,1`), or null. */
+  split(mv) {
+    const m = /^([hv])(\d+),(\d+)$/.exec(mv);
+    if (!m) return null;
+    const [kind, r, c] = [m[1], Number(m[2]), Number(m[3])];
+    const fits = kind === "h" ? r <= this.rows && c < this.cols : r < this.rows && c <= this.cols;
+    return fits ? [kind, r, c] : null;
+  }
   edgeOf(mv) {
-    const [, kind, r, c] = /^([hv])(\d+),(\d+)$/.exec(mv);
-    return kind === "h"
-      ? Number(r) * this.cols + Number(c)
-      : this.horizontals + Number(r) * (this.cols + 1) + Number(c);
+    const [kind, r, c] = this.split(mv);
+    return kind === "h" ? r * this.cols + c : this.horizontals + r * (this.cols + 1) + c;
   }
   nameOf(edge) {
     if (edge < this.horizontals) return `h${Math.floor(edge / this.cols)},${edge % this.cols}`;
     const v = edge - this.horizontals;
     return `v${Math.floor(v / (this.cols + 1))},${v % (this.cols + 1)}`;
+  }
+  /** The edge of `kind` at r, c, or null off the board. */
+  edgeAt(kind, r, c) {
+    const mv = `${kind}${r},${c}`;
+    return r >= 0 && c >= 0 && this.split(mv) ? mv : null;
   }
   boxEdges(r, c) {
     return [
@@ -184,10 +227,35 @@ export class DotsRules {
     next[this.edgeOf(mv)] = 1;
     return next;
   }
-  where(mv) {
-    const [, kind, r, c] = /^([hv])(\d+),(\d+)$/.exec(mv);
-    return kind === "h"
-      ? `horizontal edge in row ${Number(r) + 1} of dots, between columns ${Number(c) + 1} and ${Number(c) + 2}`
-      : `vertical edge in column ${Number(c) + 1} of dots, between rows ${Number(r) + 1} and ${Number(r) + 2}`;
+  /** A dot's name: column letter, row number (a1 is the top left dot). */
+  dot(r, c) {
+    return `${letter(c)}${r + 1}`;
   }
+  /** An edge as people write it: the two dots it joins, "a1–b1". */
+  coord(mv) {
+    const parts = this.split(mv);
+    if (!parts) return mv;
+    const [kind, r, c] = parts;
+    return kind === "h" ? `${this.dot(r, c)}–${this.dot(r, c + 1)}` : `${this.dot(r, c)}–${this.dot(r + 1, c)}`;
+  }
+  /** An edge for a screen reader. */
+  where(mv) {
+    const parts = this.split(mv);
+    if (!parts) return mv;
+    const [kind, r, c] = parts;
+    return kind === "h"
+      ? `edge ${this.dot(r, c)} to ${this.dot(r, c + 1)}`
+      : `edge ${this.dot(r, c)} to ${this.dot(r + 1, c)}`;
+  }
+  /** A box's name: its top left dot. */
+  box(r, c) {
+    return this.dot(r, c);
+  }
+}
+
+/** A move in coordinates, or the text as given when it names no move of
+ * the board (for messages about a bad link). */
+export function coordOf(rules, mv) {
+  if (rules instanceof DotsRules) return rules.coord(mv);
+  return /^\d+$/.test(mv) && Number(mv) < rules.size ? rules.coord(mv) : String(mv);
 }

@@ -1,5 +1,11 @@
 // How the page words a value: shared by the explorer, rooms and the
-// leaderboard, so a value reads the same everywhere.
+// leaderboard, so a value reads the same everywhere. Every value shape of
+// the API is read here and nowhere else (`describe`, `same`, `rank`).
+
+/** "1 box", "2 boxes". */
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${Math.abs(n) === 1 ? one : many}`;
+}
 
 /** Text, short tag and colour class of a value JSON (`result`/`plies` or `value`). */
 export function describe(v) {
@@ -9,22 +15,153 @@ export function describe(v) {
   }
   const n = v.value;
   const sign = n > 0 ? "+" : n < 0 ? "−" : "±";
-  const boxes = Math.abs(n) === 1 ? "box" : "boxes";
   return {
-    text: `${sign}${Math.abs(n)} ${boxes}`,
+    text: `${sign}${plural(Math.abs(n), "box", "boxes")}`,
     short: `${sign}${Math.abs(n)}`,
     cls: n > 0 ? "v-win" : n < 0 ? "v-loss" : "v-draw",
   };
 }
 
+/** A value as a sentence for the player to move (`who`) against `other`:
+ * what perfect play from both sides leads to. */
+export function explain(v, who, other) {
+  if (v.result !== undefined) {
+    const plies = plural(v.plies, "more move");
+    if (v.result === "win") return `${who} wins in ${plies} at most, whatever ${other} does.`;
+    if (v.result === "loss") return `${who} loses, but can hold out for ${plies} if ${other} plays perfectly.`;
+    return v.plies === 0 ? "The game is a draw." : `With perfect play the game ends in a draw, after ${plies}.`;
+  }
+  const n = v.value;
+  if (n === 0) return `With perfect play the boxes still open split evenly between ${who} and ${other}.`;
+  const [ahead, behind] = n > 0 ? [who, other] : [other, who];
+  return `With perfect play ${ahead} gets ${Math.abs(n)} more of the boxes still open than ${behind}.`;
+}
+
+/** Where an answer came from, in words. */
+export const SOURCES = {
+  table: "From the table: solved in advance.",
+  forced: "Worked out now: every move to the end is forced (a line to finish or to block).",
+  search: "Worked out now by an exact search.",
+};
+
+/** An order on values, larger is better for the player who moves:
+ * wins first (the faster the better), then draws, then losses (the longer
+ * the better); margins by size. */
+export function rank(v) {
+  if (v.result === undefined) return v.value;
+  if (v.result === "win") return 1000 - v.plies;
+  if (v.result === "loss") return -1000 + v.plies;
+  return 0;
+}
+
+/** Whether two values are the same result class (a win still a win, a
+ * draw a draw; for dots the same margin): a move "keeps" its position's
+ * value when its own value is the same class. */
+export function sameClass(a, b) {
+  if (a.result !== undefined) return a.result === b.result;
+  return a.value === b.value;
+}
+
+/** What a move that does not keep the value gives away: result classes
+ * (a draw thrown into a loss is 1), boxes for dots. */
+export function costOf(before, played) {
+  if (before.result !== undefined) {
+    const order = { loss: 0, draw: 1, win: 2 };
+    return order[before.result] - order[played.result];
+  }
+  return before.value - played.value;
+}
+
+/** What a move with cost `cost` did, in words. */
+export function costText(dots, cost, before) {
+  if (dots) return `gave away ${plural(cost, "box", "boxes")}`;
+  if (cost === 2) return "turned a win into a loss";
+  if (before && before.result === "win") return "turned a win into a draw";
+  if (before && before.result === "draw") return "turned a draw into a loss";
+  return "dropped a result (a win to a draw, or a draw to a loss)";
+}
+
+/** How strongly to colour each move, 0.35 to 1 within its class: the
+ * faster win, the longer defence (the weaker colour: the least bad loss),
+ * the bigger margin, so the best of each kind stands out. And the moves as
+ * good as the best one. */
+export function shades(moves) {
+  const out = new Map();
+  const groups = new Map();
+  for (const m of moves) {
+    const cls = describe(m).cls;
+    if (!groups.has(cls)) groups.set(cls, []);
+    groups.get(cls).push(m);
+  }
+  for (const [cls, group] of groups) {
+    const ranks = group.map(rank);
+    const lo = Math.min(...ranks);
+    const hi = Math.max(...ranks);
+    for (const m of group) {
+      let s = 0.6;
+      if (hi > lo) {
+        const t = (rank(m) - lo) / (hi - lo); // 1: the best of its class
+        // Wins: the best is the strongest green; losses: the worst (the
+        // quickest loss) the strongest red.
+        s = cls === "v-loss" ? 1 - 0.65 * t : 0.35 + 0.65 * t;
+      } else if (cls === "v-win") s = 1;
+      else if (cls === "v-loss") s = 0.7;
+      out.set(m.move, s);
+    }
+  }
+  return out;
+}
+
+/** Whether `m` is one of the best moves while some others are worse:
+ * the moves the board marks with a star. */
+export function best(m, moves) {
+  if (!moves.length) return false;
+  const top = rank(moves[0]);
+  return rank(m) === top && moves.some((o) => rank(o) < top);
+}
+
+/** Words for a move's place among its class: "the fastest win", "the
+ * longest defence", "best" — or "" when it has no peers to beat. */
+export function hint(m, moves) {
+  const peers = moves.filter((o) => describe(o).cls === describe(m).cls);
+  const r = rank(m);
+  const worse = peers.some((o) => rank(o) < r);
+  if (best(m, moves)) {
+    if (m.result === "win" && worse) return "the fastest win";
+    if (m.result === "loss" && worse) return "the longest defence";
+    return "best";
+  }
+  if (m.result === "loss" && worse && r === Math.max(...peers.map(rank))) return "the longest defence";
+  return "";
+}
+
+/** The legend for a kind of board: each tag's colour class, an example,
+ * a few words and a sentence. */
+export function legend(dots) {
+  if (dots) {
+    return [
+      ["v-win", "+2", "2 boxes ahead", "after this move you end up 2 boxes ahead of the other player, of the boxes still open, if both play perfectly; the deeper the colour, the bigger the margin"],
+      ["v-draw", "±0", "even", "the open boxes split evenly"],
+      ["v-loss", "−1", "1 box behind", "you end up 1 box behind"],
+      ["", "★", "best", "the best move"],
+    ];
+  }
+  return [
+    ["v-win", "W5", "win in 5", "wins, at the latest 5 moves from now (counting both players' moves); the deeper the green, the faster"],
+    ["v-draw", "D8", "draw", "a draw with perfect play, the game ending in 8 moves"],
+    ["v-loss", "L6", "loss", "loses if the other side plays perfectly, 6 moves from now; the paler the red, the longer it holds out"],
+    ["", "★", "best", "the best move: the fastest win, else the draw, else the longest defence"],
+  ];
+}
+
 /** The theme saved or preferred, applied to the page and its picker. */
-export function initTheme(picker) {
+export function initTheme(picker, onChange = () => {}) {
   const apply = (theme) => {
     document.documentElement.dataset.theme = theme;
     picker.value = theme;
   };
   let theme = localStorage.getItem("solvedb-theme");
-  if (!theme) {
+  if (!["light", "dark", "contrast"].includes(theme)) {
     if (matchMedia("(prefers-contrast: more)").matches) theme = "contrast";
     else theme = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
   }
@@ -32,5 +169,6 @@ export function initTheme(picker) {
   picker.addEventListener("change", (e) => {
     localStorage.setItem("solvedb-theme", e.target.value);
     apply(e.target.value);
+    onChange(e.target.selectedOptions[0].textContent);
   });
 }

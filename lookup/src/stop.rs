@@ -1,0 +1,143 @@
+//! [`Stop`]: what ends live searches from outside — a deadline and a node
+//! budget shared by every search one request starts, and cancellation when
+//! the request ends first. Every solver polls it where it already reads its
+//! clock ([`Stop::poll`]); [`Search`](crate::Search) charges each call's
+//! nodes to it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+
+/// A shared stop for the searches of one request: clones share it, so the
+/// request keeps one and every search it starts polls another. The default
+/// never stops anything.
+///
+/// ```
+/// use std::time::Duration;
+/// use solvedb_lookup::Stop;
+///
+/// let stop = Stop::new(Some(Duration::from_secs(3)), Some(1_000_000));
+/// assert!(stop.poll().is_ok());
+/// stop.clone().cancel(); // the request ended
+/// assert!(stop.poll().is_err());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Option<Arc<Shared>>);
+
+#[derive(Debug)]
+struct Shared {
+    /// When every search must have stopped, and the time it stands for.
+    deadline: Option<(Instant, Duration)>,
+    /// The nodes all the searches may visit together.
+    nodes: Option<u64>,
+    spent: AtomicU64,
+    cancelled: AtomicBool,
+}
+
+impl Stop {
+    /// A stop `time` from now (if given), after `nodes` positions over all
+    /// the searches that share it (if given), or when cancelled.
+    pub fn new(time: Option<Duration>, nodes: Option<u64>) -> Stop {
+        Stop(Some(Arc::new(Shared {
+            deadline: time.map(|t| (Instant::now() + t, t)),
+            nodes,
+            spent: AtomicU64::new(0),
+            cancelled: AtomicBool::new(false),
+        })))
+    }
+
+    /// Stops every search that shares this stop, at its next poll.
+    pub fn cancel(&self) {
+        if let Some(shared) = &self.0 {
+            shared.cancelled.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether [`cancel`](Stop::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0
+            .as_ref()
+            .is_some_and(|s| s.cancelled.load(Ordering::Relaxed))
+    }
+
+    /// `Ok` while searches may go on.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Cancelled`] once cancelled, [`Error::TimeExhausted`] past
+    /// the deadline.
+    #[inline]
+    pub fn poll(&self) -> Result<(), Error> {
+        let Some(shared) = &self.0 else {
+            return Ok(());
+        };
+        if shared.cancelled.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        if let Some((deadline, time)) = shared.deadline {
+            if Instant::now() > deadline {
+                return Err(Error::TimeExhausted {
+                    millis: time.as_millis() as u64,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The nodes still to spend, if the budget is bounded.
+    pub fn nodes_left(&self) -> Option<u64> {
+        let shared = self.0.as_ref()?;
+        let budget = shared.nodes?;
+        Some(budget.saturating_sub(shared.spent.load(Ordering::Relaxed)))
+    }
+
+    /// Counts `nodes` more visited by one of the searches.
+    pub fn charge(&self, nodes: u64) {
+        if let Some(shared) = &self.0 {
+            shared.spent.fetch_add(nodes, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Two stops are equal when they are the same stop (or both never stop).
+impl PartialEq for Stop {
+    fn eq(&self, other: &Stop) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Stop {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deadline_budget_and_cancel() {
+        assert!(Stop::default().poll().is_ok());
+        assert_eq!(Stop::default().nodes_left(), None);
+        let stop = Stop::new(Some(Duration::ZERO), Some(10));
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(matches!(
+            stop.poll(),
+            Err(Error::TimeExhausted { millis: 0 })
+        ));
+        stop.charge(4);
+        assert_eq!(stop.nodes_left(), Some(6));
+        stop.charge(40);
+        assert_eq!(stop.nodes_left(), Some(0));
+        let open = Stop::new(None, None);
+        let other = open.clone();
+        assert_eq!(open, other);
+        assert_ne!(open, Stop::new(None, None));
+        other.cancel();
+        assert!(open.is_cancelled());
+        assert!(matches!(open.poll(), Err(Error::Cancelled)));
+    }
+}
