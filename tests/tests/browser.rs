@@ -53,7 +53,8 @@ const QUBIC_LATE: &str =
 fn words(value: AnyValue) -> String {
     match value {
         AnyValue::Outcome(o) if o.plies == 0 => o.wdl.as_str().to_owned(),
-        AnyValue::Outcome(o) | AnyValue::AtMost(o) => format!("{} in {}", o.wdl.as_str(), o.plies),
+        AnyValue::Outcome(o) => format!("{} in {}", o.wdl.as_str(), o.plies),
+        AnyValue::AtMost(o) => format!("{} in ≤{}", o.wdl.as_str(), o.plies),
         AnyValue::Margin(n) => {
             let sign = match n {
                 n if n > 0 => "+",

@@ -197,8 +197,12 @@ impl GeneratorGame for Qubic {
         if options.format != Format::Text || options.all_symmetries || options.sample.is_some() {
             bail!("qubic exports its strategy as text, whole (no --all-symmetries or --sample)");
         }
-        let Some(path) = oracle.table_path(GameId::Qubic) else {
-            bail!("no qubic table in the tables directory (`solvedb build qubic`)");
+        let path = match oracle.table_path(GameId::Qubic) {
+            Some(path) if oracle.has_table(GameId::Qubic) => path,
+            _ => Err(Error::Unsupported {
+                game: GameId::Qubic,
+                reason: "no strategy table in the tables directory (`solvedb build qubic`)".into(),
+            })?,
         };
         let table = crate::verify::read_whole(&path)?;
         let (_, moves) = walk::walk(&table, true)?;

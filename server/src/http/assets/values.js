@@ -10,8 +10,11 @@ export function plural(n, one, many = `${one}s`) {
 /** Text, short tag and colour class of a value JSON (`result`/`plies` or `value`). */
 export function describe(v) {
   if (v.result !== undefined) {
-    const text = v.plies === 0 ? v.result : `${v.result} in ${v.plies}`;
-    return { text, short: v.result[0].toUpperCase() + v.plies, cls: `v-${v.result}` };
+    // `plies_bound: "at_most"`: a strategy's upper bound (Qubic), not the
+    // exact length of perfect play.
+    const bound = v.plies_bound === "at_most" ? "≤" : "";
+    const text = v.plies === 0 ? v.result : `${v.result} in ${bound}${v.plies}`;
+    return { text, short: v.result[0].toUpperCase() + bound + v.plies, cls: `v-${v.result}` };
   }
   const n = v.value;
   const sign = n > 0 ? "+" : n < 0 ? "−" : "±";
@@ -27,6 +30,10 @@ export function describe(v) {
 export function explain(v, who, other) {
   if (v.result !== undefined) {
     const plies = plural(v.plies, "more move");
+    if (v.plies_bound === "at_most") {
+      const side = v.result === "win" ? `${who} wins` : `${who} loses`;
+      return `${side} within ${plies}, whatever ${v.result === "win" ? other : who} does (a bound from the proved strategy; the fastest win may be shorter).`;
+    }
     if (v.result === "win") return `${who} wins in ${plies} at most, whatever ${other} does.`;
     if (v.result === "loss") return `${who} loses, but can hold out for ${plies} if ${other} plays perfectly.`;
     return v.plies === 0 ? "The game is a draw." : `With perfect play the game ends in a draw, after ${plies}.`;
