@@ -53,7 +53,7 @@ cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
 [ -x target/venv/bin/pip ] || python3 -m venv target/venv
 target/venv/bin/pip install --quiet pytest open_spiel numpy pyarrow pandas
 target/venv/bin/pip install --quiet ./python
-target/venv/bin/pytest -p no:cacheprovider -rA python/tests
+target/venv/bin/pytest -p no:cacheprovider -rA --durations=10 python/tests
 
 cargo solvedb fuzz --seconds 20 --seed "$(date +%s)"
 for table in tables/*.sdb; do
