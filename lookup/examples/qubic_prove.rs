@@ -1,4 +1,6 @@
-//! Experiments with the Qubic prover: `qubic_prove [MOVES] [--mib N] [--threats N]`.
+//! Experiments with the Qubic prover: `qubic_prove [MOVES] [--mib N] [--threats N]
+//! [--nodes N] [--width K] [--widen-pn P] [--pass-cache ENTRIES] [--no-estimate]
+//! [--trace DEPTH] [--suite STONES COUNT] [--check STONES COUNT]`.
 
 use std::time::Instant;
 
@@ -116,6 +118,18 @@ fn main() {
                 i += 1;
             }
             "--no-estimate" => limits.estimate = false,
+            "--width" => {
+                limits.width = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--widen-pn" => {
+                limits.widen_pn = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--pass-cache" => {
+                limits.pass_cache = args[i + 1].parse().unwrap();
+                i += 1;
+            }
             "--trace" => {
                 trace = args[i + 1].parse().unwrap();
                 i += 1;
