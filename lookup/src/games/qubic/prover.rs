@@ -66,6 +66,10 @@ pub struct ProverLimits {
     /// takes the next ones in: when its best child's proof number is at
     /// least this ([`INFINITE`]: only when every child is disproved).
     pub widen_pn: ProofNumber,
+    /// The fewest stones on the board at which an OR node is narrowed to
+    /// [`ProverLimits::width`]: nearer the root every move is searched (few
+    /// nodes, where a choice left out costs most).
+    pub narrow_from: u32,
     /// Entries of the cache of pass lines (the attacker's threat line
     /// when the defender, to move, passes), a power of two; `0` for none.
     pub pass_cache: usize,
@@ -86,6 +90,7 @@ impl Default for ProverLimits {
             estimate: true,
             width: 0,
             widen_pn: INFINITE,
+            narrow_from: 0,
             pass_cache: 0,
         }
     }
@@ -546,7 +551,11 @@ impl Prover {
             });
         }
         let mut pending = Vec::new();
-        if or_node && self.limits.width > 0 && children.len() > self.limits.width {
+        if or_node
+            && self.limits.width > 0
+            && children.len() > self.limits.width
+            && board.stones() >= self.limits.narrow_from
+        {
             let (attacker, defender) = self.sides(board);
             attacker_move_order(attacker, defender, &mut children);
             pending = children.split_off(self.limits.width);
