@@ -71,8 +71,9 @@ pub const TASK_TABLE_BYTES: u64 = 2 << 30;
 /// in 1.5·10⁸, and widths 2 and 8 did worse (docs/qubic.md).
 pub const TASK_WIDTH: usize = 4;
 
-/// Entries of each task's cache of pass lines ([`ProverLimits::pass_cache`]).
-pub const TASK_PASS_CACHE: usize = 1 << 20;
+/// Bytes of a task's proof table per entry of its cache of pass lines
+/// ([`ProverLimits::pass_cache`]): 2 GiB give 2²⁰ entries (56 MiB).
+const PASS_CACHE_PER_TABLE_BYTE: u64 = 2048;
 
 impl Default for ProofOptions {
     fn default() -> ProofOptions {
@@ -363,7 +364,7 @@ fn run_task(
             table_bytes: options.task_table_bytes,
             nodes: options.task_nodes,
             width: TASK_WIDTH,
-            pass_cache: TASK_PASS_CACHE,
+            pass_cache: (options.task_table_bytes / PASS_CACHE_PER_TABLE_BYTE) as usize,
             ..ProverLimits::default()
         },
     );

@@ -8,8 +8,8 @@ use crate::error::Error;
 use crate::games::qubic::solver::has_pairing;
 use crate::games::qubic::threats::{ThreatLine, ThreatSearch};
 use crate::games::qubic::{
-    INVERSES, LINE_DEGREE, LINES, LINES_THROUGH, QubicBoard, QubicCell, SYMMETRIES,
-    SYMMETRY_COUNT, has_line, line_cells, mask_image,
+    INVERSES, LINE_DEGREE, LINES, LINES_THROUGH, QubicBoard, QubicCell, SYMMETRIES, SYMMETRY_COUNT,
+    has_line, line_cells, mask_image,
 };
 
 /// A proof or disproof number: the least number of leaves still to be

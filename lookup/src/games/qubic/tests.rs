@@ -866,7 +866,12 @@ fn the_pass_cache_changes_the_time_only() {
         let Ok(verdict) = plain.prove(board) else {
             continue;
         };
-        assert_eq!(cached.prove(board).unwrap(), verdict, "{}", Q.notation(board));
+        assert_eq!(
+            cached.prove(board).unwrap(),
+            verdict,
+            "{}",
+            Q.notation(board)
+        );
         let (p, c) = (plain.stats(), cached.stats());
         assert_eq!(
             (p.mid_calls, p.expansions, p.zone_wins),
