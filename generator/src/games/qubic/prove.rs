@@ -71,6 +71,13 @@ pub const TASK_TABLE_BYTES: u64 = 2 << 30;
 /// in 1.5·10⁸, and widths 2 and 8 did worse (docs/qubic.md).
 pub const TASK_WIDTH: usize = 4;
 
+/// The fewest stones at which a task's OR nodes are narrowed to
+/// [`TASK_WIDTH`] ([`ProverLimits::narrow_from`]): X's first two moves of a
+/// task (2 and 4 stones) search every move. With 6, the O-1 and O-5 tasks
+/// took 8.4·10⁶ and 1.6·10⁷ nodes, against 2.6·10⁷ and 1.9·10⁷ narrowed
+/// everywhere (docs/qubic.md).
+pub const TASK_NARROW_FROM: u32 = 6;
+
 /// Bytes of a task's proof table per entry of its cache of pass lines
 /// ([`ProverLimits::pass_cache`]): 2 GiB give 2²⁰ entries (56 MiB).
 const PASS_CACHE_PER_TABLE_BYTE: u64 = 2048;
@@ -364,6 +371,7 @@ fn run_task(
             table_bytes: options.task_table_bytes,
             nodes: options.task_nodes,
             width: TASK_WIDTH,
+            narrow_from: TASK_NARROW_FROM,
             pass_cache: (options.task_table_bytes / PASS_CACHE_PER_TABLE_BYTE) as usize,
             ..ProverLimits::default()
         },

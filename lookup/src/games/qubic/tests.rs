@@ -770,7 +770,8 @@ fn threat_lines_are_wins_the_solver_confirms_and_shortest_ones_are_no_longer() {
 
 /// The prover's configurations the tests compare with the solver: the
 /// default, and with the attacker's moves restricted at OR nodes (widened
-/// only when all are disproved, or sooner) and the pass-line cache.
+/// only when all are disproved, or sooner; from 50 stones on only) and the
+/// pass-line cache.
 fn prover_configurations() -> Vec<prover::ProverLimits> {
     let base = prover::ProverLimits {
         table_bytes: 1 << 20,
@@ -787,6 +788,11 @@ fn prover_configurations() -> Vec<prover::ProverLimits> {
             width: 3,
             widen_pn: 6,
             pass_cache: 1 << 4,
+            ..base
+        },
+        prover::ProverLimits {
+            width: 1,
+            narrow_from: 50,
             ..base
         },
     ]
