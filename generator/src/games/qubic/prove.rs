@@ -78,6 +78,12 @@ pub const TASK_WIDTH: usize = 4;
 /// everywhere (docs/qubic.md).
 pub const TASK_NARROW_FROM: u32 = 6;
 
+/// The node budget of each threat search of a task's prover
+/// ([`ProverLimits::threat_budget`]; the probe's own search keeps
+/// `THREAT_BUDGET`): 2,000 took 3–6% fewer nodes than 20,000 on the O-1 and
+/// O-5 tasks with [`TASK_NARROW_FROM`], 500 took more (docs/qubic.md).
+pub const TASK_THREAT_BUDGET: u64 = 2_000;
+
 /// Bytes of a task's proof table per entry of its cache of pass lines
 /// ([`ProverLimits::pass_cache`]): 2 GiB give 2²⁰ entries (56 MiB).
 const PASS_CACHE_PER_TABLE_BYTE: u64 = 2048;
@@ -372,6 +378,7 @@ fn run_task(
             nodes: options.task_nodes,
             width: TASK_WIDTH,
             narrow_from: TASK_NARROW_FROM,
+            threat_budget: TASK_THREAT_BUDGET,
             pass_cache: (options.task_table_bytes / PASS_CACHE_PER_TABLE_BYTE) as usize,
             ..ProverLimits::default()
         },
