@@ -1,4 +1,7 @@
-//! Experiments with the Qubic prover: `qubic_prove [MOVES] [--mib N] [--threats N]`.
+//! Experiments with the Qubic prover: `qubic_prove [MOVES] [--mib N] [--threats N]
+//! [--nodes N] [--width K] [--widen-pn P] [--narrow-from STONES] [--pass-cache ENTRIES] [--no-estimate]
+//! [--trace DEPTH] [--suite STONES COUNT] [--check STONES COUNT]
+//! [--tasks PART PARTS MOVES...]`.
 
 use std::time::Instant;
 
@@ -116,6 +119,22 @@ fn main() {
                 i += 1;
             }
             "--no-estimate" => limits.estimate = false,
+            "--width" => {
+                limits.width = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--widen-pn" => {
+                limits.widen_pn = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--narrow-from" => {
+                limits.narrow_from = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--pass-cache" => {
+                limits.pass_cache = args[i + 1].parse().unwrap();
+                i += 1;
+            }
             "--trace" => {
                 trace = args[i + 1].parse().unwrap();
                 i += 1;
@@ -128,6 +147,17 @@ fn main() {
                 let stones: u32 = args[i + 1].parse().unwrap();
                 let count: usize = args[i + 2].parse().unwrap();
                 suite(stones, count, limits);
+                return;
+            }
+            "--tasks" => {
+                // `--tasks PART PARTS MOVES...`: the O replies to the
+                // position after MOVES (O to move), up to symmetry, each
+                // proved by a prover of its own; this process takes every
+                // PARTS-th task from PART.
+                let part: usize = args[i + 1].parse().unwrap();
+                let parts: usize = args[i + 2].parse().unwrap();
+                let moves = args[i + 3..].join(" ");
+                tasks(&moves, part, parts, limits);
                 return;
             }
             "--check" => {
@@ -190,6 +220,52 @@ fn suite(stones: u32, count: usize, limits: ProverLimits) {
     }
     println!(
         "{count} positions with {stones} stones: {proved} proved, {disproved} disproved, {unknown} unknown; {nodes} nodes, {mids} mid calls, {:.2?}",
+        started.elapsed()
+    );
+}
+
+/// The O replies to the position after `moves` (O to move), up to
+/// symmetry and in canonical order, each proved by a prover of its own
+/// within the limits (every `parts`-th from `part`): per-task figures.
+fn tasks(moves: &str, part: usize, parts: usize, limits: ProverLimits) {
+    let after = Qubic.parse(moves).unwrap();
+    assert!(!after.x_to_move(), "the moves must leave O to move");
+    let mut replies: Vec<QubicBoard> = Vec::new();
+    for mv in Qubic.moves(after) {
+        let reply = Qubic.play(after, mv).0;
+        let (canonical, _) = solvedb_lookup::games::qubic::canonical_with_symmetry(reply);
+        if !replies.contains(&canonical) {
+            replies.push(canonical);
+        }
+    }
+    replies.sort();
+    let started = Instant::now();
+    let (mut proved, mut nodes) = (0, 0u64);
+    for (i, &reply) in replies.iter().enumerate() {
+        if i % parts != part {
+            continue;
+        }
+        let mut prover = Prover::new(Attacker::X, limits);
+        let t = Instant::now();
+        let verdict = prover.prove(reply);
+        let stats = prover.stats();
+        nodes += prover.nodes();
+        proved += u32::from(matches!(verdict, Ok(Verdict::Proved)));
+        println!(
+            "task {}/{}: {:?} {} nodes ({} mid, {} threat) {:.2?} table {:?} | {}",
+            i + 1,
+            replies.len(),
+            verdict,
+            prover.nodes(),
+            stats.mid_calls,
+            stats.threat_nodes,
+            t.elapsed(),
+            prover.table_use(),
+            Qubic.notation(reply)
+        );
+    }
+    println!(
+        "part {part}/{parts}: {proved} proved, {nodes} nodes, {:.2?}",
         started.elapsed()
     );
 }

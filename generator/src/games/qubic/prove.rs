@@ -65,6 +65,29 @@ pub struct ProofOptions {
 /// The proof table of each task of `solvedb build qubic`: 2 GiB.
 pub const TASK_TABLE_BYTES: u64 = 2 << 30;
 
+/// The attacker's moves an OR node of a task searches at first
+/// ([`ProverLimits::width`]): 4 proved the corner's O-1 and O-5 tasks in
+/// 2.6·10⁷ and 1.8·10⁷ nodes, where every move at once had not proved them
+/// in 1.5·10⁸, and widths 2 and 8 did worse (docs/qubic.md).
+pub const TASK_WIDTH: usize = 4;
+
+/// The fewest stones at which a task's OR nodes are narrowed to
+/// [`TASK_WIDTH`] ([`ProverLimits::narrow_from`]): X's first two moves of a
+/// task (2 and 4 stones) search every move. With 6, the O-1 and O-5 tasks
+/// took 8.4·10⁶ and 1.6·10⁷ nodes, against 2.6·10⁷ and 1.9·10⁷ narrowed
+/// everywhere (docs/qubic.md).
+pub const TASK_NARROW_FROM: u32 = 6;
+
+/// The node budget of each threat search of a task's prover
+/// ([`ProverLimits::threat_budget`]; the probe's own search keeps
+/// `THREAT_BUDGET`): 2,000 took 3–6% fewer nodes than 20,000 on the O-1 and
+/// O-5 tasks with [`TASK_NARROW_FROM`], 500 took more (docs/qubic.md).
+pub const TASK_THREAT_BUDGET: u64 = 2_000;
+
+/// Bytes of a task's proof table per entry of its cache of pass lines
+/// ([`ProverLimits::pass_cache`]): 2 GiB give 2²⁰ entries (56 MiB).
+const PASS_CACHE_PER_TABLE_BYTE: u64 = 2048;
+
 impl Default for ProofOptions {
     fn default() -> ProofOptions {
         ProofOptions {
@@ -353,6 +376,10 @@ fn run_task(
         ProverLimits {
             table_bytes: options.task_table_bytes,
             nodes: options.task_nodes,
+            width: TASK_WIDTH,
+            narrow_from: TASK_NARROW_FROM,
+            threat_budget: TASK_THREAT_BUDGET,
+            pass_cache: (options.task_table_bytes / PASS_CACHE_PER_TABLE_BYTE) as usize,
             ..ProverLimits::default()
         },
     );

@@ -8,7 +8,8 @@ use crate::error::Error;
 use crate::games::qubic::solver::has_pairing;
 use crate::games::qubic::threats::{ThreatLine, ThreatSearch};
 use crate::games::qubic::{
-    INVERSES, QubicBoard, QubicCell, SYMMETRIES, SYMMETRY_COUNT, has_line, line_cells, mask_image,
+    INVERSES, LINE_DEGREE, LINES, LINES_THROUGH, QubicBoard, QubicCell, SYMMETRIES, SYMMETRY_COUNT,
+    has_line, line_cells, mask_image,
 };
 
 /// A proof or disproof number: the least number of leaves still to be
@@ -54,6 +55,24 @@ pub struct ProverLimits {
     /// Whether a new AND node's proof number is estimated
     /// (`estimate_defences`) rather than 1.
     pub estimate: bool,
+    /// How many of the attacker's moves an OR node searches at first (its
+    /// *width*), the most promising by a static score (see `attacker_move_order`); the next
+    /// `width` join when every one searched so far is disproved (or all
+    /// look worse than [`ProverLimits::widen_pn`]). `0`: every move at
+    /// once. Sound for a proof, which needs one winning move per OR node
+    /// and every move per AND node; a disproof still covers every move.
+    pub width: usize,
+    /// The proof number at which an OR node with moves not yet searched
+    /// takes the next ones in: when its best child's proof number is at
+    /// least this ([`INFINITE`]: only when every child is disproved).
+    pub widen_pn: ProofNumber,
+    /// The fewest stones on the board at which an OR node is narrowed to
+    /// [`ProverLimits::width`]: nearer the root every move is searched (few
+    /// nodes, where a choice left out costs most).
+    pub narrow_from: u32,
+    /// Entries of the cache of pass lines (the attacker's threat line
+    /// when the defender, to move, passes), a power of two; `0` for none.
+    pub pass_cache: usize,
 }
 
 /// The node budget of every threat search whose result a table relies on:
@@ -69,6 +88,10 @@ impl Default for ProverLimits {
             time: None,
             threat_budget: THREAT_BUDGET,
             estimate: true,
+            width: 0,
+            widen_pn: INFINITE,
+            narrow_from: 0,
+            pass_cache: 0,
         }
     }
 }
@@ -92,6 +115,10 @@ pub struct ProverStats {
     /// Defender moves outside the zone of that line (answered without a
     /// search).
     pub zone_wins: u64,
+    /// Pass lines answered by the cache.
+    pub pass_cache_hits: u64,
+    /// OR nodes that took more moves in (see [`ProverLimits::width`]).
+    pub widenings: u64,
 }
 
 /// Depth-first proof-number search (Nagai 2002, "Df-pn algorithm for
@@ -135,6 +162,19 @@ pub struct Prover {
     depth: usize,
     /// Nodes this shallow print their children's numbers as they change.
     pub trace_depth: usize,
+    pass_cache: Vec<PassEntry>,
+}
+
+/// A remembered pass line: the position (attacker's and defender's stones,
+/// the defender to move) and what [`ThreatSearch::find`] returned for the
+/// attacker there. `find` is a pure function of the position and the
+/// budget, so the cache changes no result, only the time.
+#[derive(Copy, Clone, Debug)]
+struct PassEntry {
+    attacker: u64,
+    defender: u64,
+    line: Option<ThreatLine>,
+    used: bool,
 }
 
 /// One child of a node being searched.
@@ -235,7 +275,53 @@ impl Prover {
             stats: ProverStats::default(),
             depth: 0,
             trace_depth: 0,
+            pass_cache: vec![
+                PassEntry {
+                    attacker: 0,
+                    defender: 0,
+                    line: None,
+                    used: false,
+                };
+                if limits.pass_cache == 0 {
+                    0
+                } else {
+                    limits.pass_cache.next_power_of_two()
+                }
+            ],
         }
+    }
+
+    /// The attacker's threat line if the defender passed
+    /// ([`ThreatSearch::find`]), through the cache of pass lines.
+    fn pass_line(&mut self, attacker: u64, defender: u64) -> Option<ThreatLine> {
+        let slot = if self.pass_cache.is_empty() {
+            None
+        } else {
+            let h = (attacker.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ defender.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+                >> 17;
+            let slot = h as usize & (self.pass_cache.len() - 1);
+            let entry = self.pass_cache[slot];
+            if entry.used && entry.attacker == attacker && entry.defender == defender {
+                self.stats.pass_cache_hits += 1;
+                return entry.line;
+            }
+            Some(slot)
+        };
+        self.stats.threat_searches += 1;
+        let line = self.threats.find(attacker, defender);
+        if line.is_some() {
+            self.stats.threat_wins += 1;
+        }
+        if let Some(slot) = slot {
+            self.pass_cache[slot] = PassEntry {
+                attacker,
+                defender,
+                line,
+                used: true,
+            };
+        }
+        line
     }
 
     /// The counters so far.
@@ -439,7 +525,12 @@ impl Prover {
     /// The children of a board whose evaluation left `moves` open, each
     /// once up to symmetry, with their numbers from the table or from their
     /// own evaluation (stored).
-    fn expand(&mut self, board: QubicBoard, images: &Images, moves: u64) -> Vec<Child> {
+    fn expand(
+        &mut self,
+        board: QubicBoard,
+        images: &Images,
+        moves: u64,
+    ) -> (Vec<Child>, Vec<Child>) {
         self.stats.expansions += 1;
         let or_node = self.attacker_to_move(board);
         let x_moves = board.x_to_move();
@@ -459,11 +550,32 @@ impl Prover {
                 dn: 1,
             });
         }
+        let mut pending = Vec::new();
+        if or_node
+            && self.limits.width > 0
+            && children.len() > self.limits.width
+            && board.stones() >= self.limits.narrow_from
+        {
+            let (attacker, defender) = self.sides(board);
+            attacker_move_order(attacker, defender, &mut children);
+            pending = children.split_off(self.limits.width);
+            // Taken from the back when widening.
+            pending.reverse();
+        }
+        self.fill(board, images, &mut children);
+        (children, pending)
+    }
+
+    /// The numbers of new children of `board`: from the table, or from their
+    /// own evaluation (stored).
+    fn fill(&mut self, board: QubicBoard, images: &Images, children: &mut [Child]) {
+        let or_node = self.attacker_to_move(board);
+        let x_moves = board.x_to_move();
         // The attacker's line for a pass, tried first in every child of a
         // defender's node (only needed for children the table has not seen).
         let mut pass_line: Option<Option<ThreatLine>> = None;
         let mut pass_zone: Option<u64> = None;
-        for child in &mut children {
+        for child in children.iter_mut() {
             if let Some(entry) = self.table.get(child.key) {
                 (child.pn, child.dn) = (entry.pn, entry.dn);
                 continue;
@@ -474,10 +586,8 @@ impl Prover {
             } else {
                 *pass_line.get_or_insert_with(|| {
                     let (attacker, defender) = self.sides(board);
-                    self.stats.threat_searches += 1;
-                    let line = self.threats.find(attacker, defender);
+                    let line = self.pass_line(attacker, defender);
                     if let Some(line) = &line {
-                        self.stats.threat_wins += 1;
                         pass_zone = Some(line.zone(attacker, defender));
                     }
                     line
@@ -516,7 +626,6 @@ impl Prover {
             });
             self.table.put(child.key, pn, dn, mv, 1);
         }
-        children
     }
 
     /// The initial proof number of an open AND node: how many defender
@@ -529,7 +638,7 @@ impl Prover {
         if line_cells(attacker, defender).threats != 0 {
             return 1;
         }
-        match self.threat_line(attacker, defender, &[]) {
+        match self.pass_line(attacker, defender) {
             Some(line) => line.zone(attacker, defender).count_ones().max(1),
             None => board.empty().count_ones(),
         }
@@ -583,12 +692,31 @@ impl Prover {
             Evaluation::Open(moves) => moves,
         };
         let start = self.nodes();
-        let mut children = self.expand(board, images, moves);
+        let (mut children, mut pending) = self.expand(board, images, moves);
         let or_node = self.attacker_to_move(board);
         let x_moves = board.x_to_move();
         let mut next: Images = [(0, 0); SYMMETRY_COUNT];
         loop {
-            let (pn, dn, best, second) = combine(&children, or_node);
+            let (pn, mut dn, best, mut second) = combine(&children, or_node);
+            if !pending.is_empty() {
+                // The moves not searched yet stand as one more child, with
+                // the proof number at which they are taken in and one
+                // disproof each.
+                if pn >= self.limits.widen_pn {
+                    self.stats.widenings += 1;
+                    let from = children.len();
+                    for _ in 0..self.limits.width {
+                        match pending.pop() {
+                            Some(child) => children.push(child),
+                            None => break,
+                        }
+                    }
+                    self.fill(board, images, &mut children[from..]);
+                    continue;
+                }
+                dn = (u64::from(dn) + pending.len() as u64).min(u64::from(INFINITE)) as ProofNumber;
+                second = second.min(self.limits.widen_pn);
+            }
             if pn >= thpn || dn >= thdn || pn == 0 || dn == 0 {
                 let mv = (or_node && pn == 0).then(|| to_key(children[best].cell));
                 let work = self.nodes() - start;
@@ -640,6 +768,40 @@ impl Prover {
             Ok(self.evaluate(board, &[]))
         }
     }
+}
+
+/// Sorts the attacker's moves (children of an OR node) most promising
+/// first by a static score of the cell, ties by the child's canonical board
+/// (so the order does not depend on the frame the node was reached in).
+/// The score adds, over the lines through the cell: for a line without the
+/// defender's stones, a weight growing with the attacker's stones on it (a
+/// stone there makes a pair, a threat); for a line without the attacker's,
+/// one growing with the defender's (a stone there blocks its pair). The
+/// idea of restricting the attacker's moves at OR nodes to a few chosen by
+/// such knowledge is Allis's (thesis, 1994, ch. 5 on Qubic and Go-Moku);
+/// the weights are this prover's own, not measured beyond the figures in
+/// docs/qubic.md.
+fn attacker_move_order(attacker: u64, defender: u64, children: &mut [Child]) {
+    const OWN: [u32; 4] = [1, 6, 40, 1000];
+    const BLOCK: [u32; 4] = [0, 1, 10, 500];
+    let score = |cell: u8| -> u32 {
+        let cell = usize::from(cell);
+        let mut score = 0;
+        for &line in &LINES_THROUGH[cell][..usize::from(LINE_DEGREE[cell])] {
+            let line = LINES[usize::from(line)];
+            let (a, d) = (
+                (line & attacker).count_ones() as usize,
+                (line & defender).count_ones() as usize,
+            );
+            if d == 0 {
+                score += OWN[a.min(3)];
+            } else if a == 0 {
+                score += BLOCK[d.min(3)];
+            }
+        }
+        score
+    };
+    children.sort_by_cached_key(|c| (std::cmp::Reverse(score(c.cell)), c.key.x, c.key.o));
 }
 
 /// The numbers of an evaluation: a solved node's, or `(1, 1)`.

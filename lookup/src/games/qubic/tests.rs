@@ -768,52 +768,125 @@ fn threat_lines_are_wins_the_solver_confirms_and_shortest_ones_are_no_longer() {
     assert!(found >= 20, "only {found} positions had a line");
 }
 
+/// The prover's configurations the tests compare with the solver: the
+/// default, and with the attacker's moves restricted at OR nodes (widened
+/// only when all are disproved, or sooner; from 50 stones on only) and the
+/// pass-line cache.
+fn prover_configurations() -> Vec<prover::ProverLimits> {
+    let base = prover::ProverLimits {
+        table_bytes: 1 << 20,
+        ..prover::ProverLimits::default()
+    };
+    vec![
+        base,
+        prover::ProverLimits {
+            width: 2,
+            pass_cache: 1 << 10,
+            ..base
+        },
+        prover::ProverLimits {
+            width: 3,
+            widen_pn: 6,
+            pass_cache: 1 << 4,
+            ..base
+        },
+        prover::ProverLimits {
+            width: 1,
+            narrow_from: 50,
+            ..base
+        },
+    ]
+}
+
 #[test]
 fn the_prover_agrees_with_the_solver_and_its_moves_win() {
     let mut solver = QubicSolver::new(SearchLimits::default());
-    let (mut proved, mut disproved) = (0, 0);
-    for (empties, count) in [(6, 30), (14, 30), (22, 20)] {
-        for board in late_positions(count, empties, 700 + u64::from(empties)) {
-            let score = if empties <= 7 {
-                slow_score(board)
-            } else {
-                solver.score(board).unwrap()
-            };
-            let attacker = if board.x_to_move() {
-                prover::Attacker::X
-            } else {
-                prover::Attacker::O
-            };
-            let mut prover = prover::Prover::new(
-                attacker,
-                prover::ProverLimits {
-                    table_bytes: 1 << 20,
-                    ..prover::ProverLimits::default()
-                },
-            );
-            let verdict = prover.prove(board).unwrap();
-            assert_eq!(
-                verdict == prover::Verdict::Proved,
-                score > 0,
-                "{}",
-                Q.notation(board)
-            );
-            if verdict == prover::Verdict::Proved {
-                proved += 1;
-                let mv = prover.winning_move(board).unwrap().expect("a winning move");
-                let (child, _) = Q.play(board, QubicCell(mv));
-                let child_score = match Q.terminal_score(child) {
-                    Some(s) => s,
-                    None => solver.score(child).unwrap(),
+    for limits in prover_configurations() {
+        let (mut proved, mut disproved) = (0, 0);
+        for (empties, count) in [(6, 30), (14, 30), (22, 20)] {
+            for board in late_positions(count, empties, 700 + u64::from(empties)) {
+                let score = if empties <= 7 {
+                    slow_score(board)
+                } else {
+                    solver.score(board).unwrap()
                 };
-                assert!(child_score < 0, "{} plays {mv}", Q.notation(board));
-            } else {
-                disproved += 1;
+                let attacker = if board.x_to_move() {
+                    prover::Attacker::X
+                } else {
+                    prover::Attacker::O
+                };
+                let mut prover = prover::Prover::new(attacker, limits);
+                let verdict = prover.prove(board).unwrap();
+                assert_eq!(
+                    verdict == prover::Verdict::Proved,
+                    score > 0,
+                    "{} {limits:?}",
+                    Q.notation(board)
+                );
+                if verdict == prover::Verdict::Proved {
+                    proved += 1;
+                    let mv = prover.winning_move(board).unwrap().expect("a winning move");
+                    let (child, _) = Q.play(board, QubicCell(mv));
+                    let child_score = match Q.terminal_score(child) {
+                        Some(s) => s,
+                        None => solver.score(child).unwrap(),
+                    };
+                    assert!(child_score < 0, "{} plays {mv}", Q.notation(board));
+                } else {
+                    disproved += 1;
+                }
             }
         }
+        assert!(
+            proved >= 10 && disproved >= 10,
+            "{proved} proved, {disproved} disproved with {limits:?}"
+        );
     }
-    assert!(
-        proved >= 10 && disproved >= 10,
-        "{proved} proved, {disproved} disproved"
-    );
+}
+
+#[test]
+fn the_pass_cache_changes_the_time_only() {
+    // The cache returns what the threat search would: the proof search
+    // takes the same steps, with fewer threat-search nodes.
+    let mut hits = 0;
+    for board in late_positions(40, 30, 4242) {
+        let attacker = if board.x_to_move() {
+            prover::Attacker::X
+        } else {
+            prover::Attacker::O
+        };
+        let limits = prover::ProverLimits {
+            table_bytes: 1 << 20,
+            nodes: Some(2_000_000),
+            ..prover::ProverLimits::default()
+        };
+        let mut plain = prover::Prover::new(attacker, limits);
+        let mut cached = prover::Prover::new(
+            attacker,
+            prover::ProverLimits {
+                pass_cache: 1 << 12,
+                nodes: None,
+                ..limits
+            },
+        );
+        let Ok(verdict) = plain.prove(board) else {
+            continue;
+        };
+        assert_eq!(
+            cached.prove(board).unwrap(),
+            verdict,
+            "{}",
+            Q.notation(board)
+        );
+        let (p, c) = (plain.stats(), cached.stats());
+        assert_eq!(
+            (p.mid_calls, p.expansions, p.zone_wins),
+            (c.mid_calls, c.expansions, c.zone_wins),
+            "{}",
+            Q.notation(board)
+        );
+        assert!(c.threat_nodes <= p.threat_nodes);
+        hits += c.pass_cache_hits;
+    }
+    assert!(hits > 0, "the cache was never used");
 }
