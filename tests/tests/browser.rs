@@ -611,7 +611,10 @@ async fn bounds_shown(page: &Page) {
     assert!(ranges > 0, "{position}: no move shown as a range: {tags:?}");
     // The legend explains the ranges.
     let legend = page.text("legend-items").await;
-    assert!(legend.contains("not settled"), "{legend}");
+    assert!(
+        legend.contains("the exact search stopped before it settled a move"),
+        "{legend}"
+    );
 }
 
 /// A tic-tac-toe position where the player to move has losing moves that

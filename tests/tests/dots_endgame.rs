@@ -224,12 +224,14 @@ fn the_retrograde_knows_small_boards() {
 
 /// A search that runs out of its budget says what it proved: bounds on
 /// the value and on every move that hold the exact values the unbudgeted
-/// search finds, narrower than nothing known on some positions.
+/// search finds, narrower than nothing known on some positions. (Each
+/// oracle zeroes a fresh table: a 4x4 one is 256 MiB, so the positions are
+/// few and small.)
 #[test]
 fn budgeted_answers_carry_bounds_that_hold_the_exact_values() {
     let mut rng = Rng::new(2121);
     let (mut bounded, mut narrowed, mut exact_moves) = (0, 0, 0);
-    for (rows, cols, undrawn) in [(3, 3, 24), (3, 3, 20), (4, 4, 26), (4, 4, 22), (3, 4, 31)] {
+    for (rows, cols, undrawn) in [(3, 3, 24), (3, 3, 20), (4, 4, 24), (4, 4, 20)] {
         let board = Dots::new(rows, cols).unwrap();
         for _ in 0..3 {
             let p = position(board, &mut rng, undrawn);
@@ -238,7 +240,7 @@ fn budgeted_answers_carry_bounds_that_hold_the_exact_values() {
                 .answer(p)
                 .unwrap();
             let remaining = board.remaining_boxes(p.0) as i32;
-            for budget in [30, 300, 3_000, 30_000] {
+            for budget in [30, 300, 3_000] {
                 let oracle =
                     GameOracle::<_, Vec<u8>>::search_only(board).with_search_budget(budget);
                 let error = match oracle.answer(p) {
@@ -279,7 +281,7 @@ fn budgeted_answers_carry_bounds_that_hold_the_exact_values() {
             }
         }
     }
-    assert!(bounded > 10, "only {bounded} budgeted answers stopped");
+    assert!(bounded > 5, "only {bounded} budgeted answers stopped");
     assert!(narrowed > 0, "no stopped search narrowed the value");
     assert!(exact_moves > 0, "no stopped search settled a move");
     eprintln!("{bounded} stopped, {narrowed} with the value narrowed, {exact_moves} moves settled");

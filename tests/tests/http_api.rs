@@ -242,7 +242,10 @@ fn assert_bounds_hold(bounds: &Value, exact: &solvedb_lookup::Report, what: &str
     };
     let ((lower, upper), moves) = bound_ranges(bounds);
     let value = margin(exact.value);
-    assert!(lower <= value && value <= upper, "{what}: {value} outside {bounds}");
+    assert!(
+        lower <= value && value <= upper,
+        "{what}: {value} outside {bounds}"
+    );
     assert_eq!(moves.len(), exact.moves.len(), "{what}: {bounds}");
     for (mv, (lower, upper)) in moves {
         let value = margin(exact.moves.iter().find(|m| m.mv == mv).unwrap().value);
@@ -270,8 +273,15 @@ async fn a_search_past_its_budget_says_what_it_proved() {
     let oracle = Oracle::open(&committed_tables()).unwrap();
     let exact = oracle.moves(board.id(), &position).unwrap();
     let (status, json) = get(&server, &probe_path("dots:4x4", &position, "")).await;
-    assert_eq!((status, json["kind"].as_str()), (503, Some("budget")), "{json}");
-    assert!(json["error"].as_str().unwrap().contains("unknown"), "{json}");
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
+    assert!(
+        json["error"].as_str().unwrap().contains("unknown"),
+        "{json}"
+    );
     assert_bounds_hold(&json["bounds"], &exact, "http");
     // The same through `serve --stdio`, under a budget of its own.
     let budgeted = Oracle::open(&committed_tables())
@@ -281,7 +291,10 @@ async fn a_search_past_its_budget_says_what_it_proved() {
     let mut output = Vec::new();
     solvedb_server::stdio::serve(&budgeted, request.as_bytes(), &mut output).unwrap();
     let reply: Value = serde_json::from_slice(&output).unwrap();
-    assert_eq!((reply["kind"].as_str(), &reply["id"]), (Some("budget"), &Value::from(7)));
+    assert_eq!(
+        (reply["kind"].as_str(), &reply["id"]),
+        (Some("budget"), &Value::from(7))
+    );
     assert_bounds_hold(&reply["bounds"], &exact, "stdio");
     // Only the value asked for: no bounds (that search proves none).
     let (status, json) = get(&server, &probe_path("dots:4x4", &position, "&want=value")).await;
