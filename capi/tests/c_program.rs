@@ -176,6 +176,8 @@ fn status_name(error: &Error) -> &'static str {
         Error::BudgetExhausted { .. } | Error::TimeExhausted { .. } => {
             "SOLVEDB_ERR_UNKNOWN_WITHIN_BUDGET"
         }
+        // Bounds proved before the budget ran out: still unknown.
+        Error::Bounded { cause, .. } => status_name(cause),
         other => panic!("no C status for {other:?}"),
     }
 }

@@ -5,6 +5,7 @@
 use std::io;
 use std::path::PathBuf;
 
+use crate::bounds::Bounds;
 use crate::format::{GameId, TableError, UnknownGame};
 
 /// Everything that can go wrong in `solvedb-lookup`.
@@ -58,6 +59,17 @@ pub enum Error {
     /// ([`Stop::cancel`](crate::Stop::cancel)).
     #[error("unknown: the search was stopped when its request ended")]
     Cancelled,
+    /// A live search ran out of its limits (`cause`: one of the three
+    /// above) before it knew the answer, having proved `bounds` on the
+    /// value and on every move's (a solver that proves bounds as it goes:
+    /// dots-and-boxes). Its message is the cause's.
+    #[error("{cause}")]
+    Bounded {
+        /// Why the search stopped.
+        cause: Box<Error>,
+        /// What it proved by then.
+        bounds: Box<Bounds>,
+    },
 }
 
 /// What kind of failure an [`Error`] is, as every face reports it: the
@@ -125,6 +137,16 @@ impl Error {
             Error::BudgetExhausted { .. } | Error::TimeExhausted { .. } | Error::Cancelled => {
                 ErrorKind::Budget
             }
+            Error::Bounded { cause, .. } => cause.kind(),
+        }
+    }
+
+    /// The bounds a search proved before it stopped, where it proved any
+    /// ([`Error::Bounded`]).
+    pub fn bounds(&self) -> Option<&Bounds> {
+        match self {
+            Error::Bounded { bounds, .. } => Some(bounds),
+            _ => None,
         }
     }
 }

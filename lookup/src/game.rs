@@ -358,12 +358,26 @@ pub trait ExactSolver<P>: fmt::Debug + Send {
     /// [`Game::moves`], each for the player who makes it, counted from
     /// before the move, from one search; `None` (the default) where the
     /// solver has no such search, and the moves are scored one by one.
-    ///
-    /// # Errors
-    ///
-    /// As [`score`](ExactSolver::score).
-    fn score_moves(&mut self, position: P) -> Option<Result<(Score, Vec<Score>), Error>> {
+    /// Where the limits run out first, what the search proved by then
+    /// ([`MoveScores::unknown`] says why the bounds did not meet).
+    fn score_moves(&mut self, position: P) -> Option<MoveScores> {
         let _ = position;
         None
     }
+}
+
+/// What [`ExactSolver::score_moves`] proved: bounds on the score of a
+/// position and of each of its moves; all exact when
+/// [`unknown`](MoveScores::unknown) is `None`.
+#[derive(Debug)]
+pub struct MoveScores {
+    /// The position's score lies in `value.0..=value.1`.
+    pub value: (Score, Score),
+    /// Each move's score (in the order of [`Game::moves`], for the player
+    /// who makes it, counted from before the move) lies in its range.
+    pub moves: Vec<(Score, Score)>,
+    /// Why the search stopped before every bound met: the limits
+    /// ([`Error::BudgetExhausted`], [`Error::TimeExhausted`],
+    /// [`Error::Cancelled`]).
+    pub unknown: Option<Error>,
 }

@@ -3,9 +3,10 @@
 
 use std::fmt;
 
+use crate::bounds::{BoundedMove, Bounds, ValueBounds};
 use crate::error::Error;
 use crate::format::{Table, TableData, TableError};
-use crate::game::{Probed, SearchLimits, Tabled};
+use crate::game::{MoveScores, Probed, SearchLimits, Tabled};
 use crate::search::Search;
 use crate::stop::Stop;
 use crate::value::Score;
@@ -253,17 +254,31 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     ///
     /// # Errors
     ///
-    /// As [`probe_within`](GameOracle::probe_within).
+    /// As [`probe_within`](GameOracle::probe_within); where the game's own
+    /// solver proved bounds before its limits ran out (dots-and-boxes
+    /// without a table), [`Error::Bounded`] with them.
     pub fn answer_within(&self, position: G::Position, stop: &Stop) -> Result<Answer<G>, Error> {
         let mut search = self.new_search(stop);
         // Without a table, a game's own solver may score every move in one
         // search (dots-and-boxes: the root's bounds narrow each move's).
+        // A search that stops early says what it proved (bounds on the
+        // value and on every move), carried by `Error::Bounded`.
         let together = match self.table {
-            None => search.score_moves(position).transpose()?,
+            None => search.score_moves(position)?,
             Some(_) => None,
         };
         let (score, at_most, source, move_scores) = match together {
-            Some((score, scores)) => (score, false, Source::Search, Some(scores)),
+            Some(MoveScores {
+                unknown: Some(cause),
+                value,
+                moves,
+            }) => return Err(self.bounded(position, cause, value, &moves)),
+            Some(MoveScores { value, moves, .. }) => (
+                value.0,
+                false,
+                Source::Search,
+                Some(moves.iter().map(|m| m.0).collect::<Vec<_>>()),
+            ),
             None => {
                 let (score, at_most, source) = self.look_up(position, &mut search)?;
                 (score, at_most, source, None)
@@ -327,6 +342,38 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
             }
         }
         Ok((search.score(position)?, false, Source::Search))
+    }
+
+    /// The error of a search stopped by `cause` that proved `value` and
+    /// `moves` (score bounds, moves in the order of [`Game::moves`]).
+    fn bounded(
+        &self,
+        position: G::Position,
+        cause: Error,
+        value: (Score, Score),
+        moves: &[(Score, Score)],
+    ) -> Error {
+        let game = &self.game;
+        let bounds = |(lower, upper): (Score, Score)| ValueBounds {
+            lower: game.value(position, lower).into(),
+            upper: game.value(position, upper).into(),
+        };
+        let moves = game
+            .moves(position)
+            .into_iter()
+            .zip(moves)
+            .map(|(mv, &scores)| BoundedMove {
+                mv: mv.to_string(),
+                bounds: bounds(scores),
+            })
+            .collect();
+        Error::Bounded {
+            cause: Box::new(cause),
+            bounds: Box::new(Bounds {
+                value: bounds(value),
+                moves,
+            }),
+        }
     }
 
     pub(crate) fn new_search(&self, stop: &Stop) -> Search<'_, G> {

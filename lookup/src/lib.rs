@@ -64,6 +64,7 @@
 // Every `unsafe` block is in `mapping.rs`, behind one documented contract.
 #![deny(unsafe_code)]
 
+mod bounds;
 mod catalogue;
 pub mod dataset;
 pub mod encoding;
@@ -83,6 +84,7 @@ mod stop;
 pub mod testkit;
 mod value;
 
+pub use bounds::{BoundedMove, Bounds, ValueBounds};
 pub use catalogue::{
     BoardKind, BoardShape, DEFAULT_DOTS_MAX_EDGES, EXPLORER_DOTS_MAX_SIDE, GameInfo, TablePlan,
     catalogue, game_names,
@@ -94,7 +96,9 @@ pub use format::{
     BlockCache, CacheStats, FileCheck, GameId, Header, IndexScheme, Table, TableData, TableError,
     UnknownGame, ValueEncoding,
 };
-pub use game::{ExactSolver, Game, MAX_NOTATION_LEN, SearchLimits, Tabled, check_notation_length};
+pub use game::{
+    ExactSolver, Game, MAX_NOTATION_LEN, MoveScores, SearchLimits, Tabled, check_notation_length,
+};
 pub use game_oracle::{Answer, GameOracle, MoveValue, Source};
 pub use games::cube::{Cube, CubeBoard, CubeCell, ForcedPlaySolver, Resolved};
 pub use games::dots::{BoxSides, CaptureMasks, Dots, Edge, EdgeSymmetries, Edges};
@@ -105,7 +109,9 @@ pub use games::tictactoe_4x4::{Board4x4, Cell4x4, TicTacToe4x4};
 pub use input::{InputLine, MAX_LINE_BYTES, read_line};
 pub use mapping::{TableBytes, TableFile, map_table, open_table, read_table};
 pub use oracle::{Oracle, Positions};
-pub use report::{Mainline, MoveReport, Report, Want, error_json, mainline, report};
+pub use report::{
+    Mainline, MoveReport, Report, Want, bounds_json, error_json, error_json_of, mainline, report,
+};
 pub use search::Search;
 pub use stop::Stop;
 pub use value::{AnyValue, Margin, Outcome, Score, Transition, WIN_SCORE, Wdl};

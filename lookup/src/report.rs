@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value as Json, json};
 
+use crate::bounds::Bounds;
 use crate::error::{Error, ErrorKind};
 use crate::format::{GameId, TableData};
 use crate::game::Tabled;
@@ -227,6 +228,52 @@ impl Want {
 /// `kind` from [`ErrorKind::as_str`], or `other` for a failure of no kind.
 pub fn error_json(kind: Option<ErrorKind>, message: &str) -> Json {
     json!({"error": message, "kind": kind.map_or("other", ErrorKind::as_str)})
+}
+
+/// A bound's JSON: a margin as a number (`-1`), an outcome as
+/// `{"result", "plies"}`.
+fn bound_json(value: AnyValue) -> Json {
+    match value {
+        AnyValue::Margin(m) => json!(m),
+        AnyValue::Outcome(_) | AnyValue::AtMost(_) => {
+            let mut object = Map::new();
+            value_fields(value, &mut object);
+            Json::Object(object)
+        }
+    }
+}
+
+/// What a search proved before it stopped ([`Error::Bounded`]) as JSON:
+/// `{"lower": -1, "upper": 3, "moves": [{"move": "h0.0", "lower": -3,
+/// "upper": 3}, ...]}`, the value's bounds for the side to move and each
+/// legal move's for the player who makes it, in the game's move order.
+pub fn bounds_json(bounds: &Bounds) -> Json {
+    let moves = bounds
+        .moves
+        .iter()
+        .map(|m| {
+            json!({
+                "move": m.mv,
+                "lower": bound_json(m.bounds.lower),
+                "upper": bound_json(m.bounds.upper),
+            })
+        })
+        .collect();
+    json!({
+        "lower": bound_json(bounds.value.lower),
+        "upper": bound_json(bounds.value.upper),
+        "moves": Json::Array(moves),
+    })
+}
+
+/// [`error_json`] of `error`, and `"bounds"` ([`bounds_json`]) where the
+/// search proved some before it stopped.
+pub fn error_json_of(error: &Error) -> Json {
+    let mut json = error_json(Some(error.kind()), &error.to_string());
+    if let Some(bounds) = error.bounds() {
+        json["bounds"] = bounds_json(bounds);
+    }
+    json
 }
 
 /// The answer for the position `text` from one game's oracle.

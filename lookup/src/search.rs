@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::error::Error;
-use crate::game::{ExactSolver, Game, SearchLimits};
+use crate::game::{ExactSolver, Game, MoveScores, SearchLimits};
 use crate::value::Score;
 
 /// Beyond every score any game produces.
@@ -123,28 +123,28 @@ impl<'g, G: Game> Search<'g, G> {
         self.negamax(position, -INFINITY, INFINITY)
     }
 
-    /// The exact score of `position` and of each of its moves (in the order
-    /// of [`Game::moves`]) from one search, where the game's own solver has
-    /// one ([`ExactSolver::score_moves`]); `None` otherwise.
+    /// The score of `position` and of each of its moves (in the order of
+    /// [`Game::moves`]) from one search, or the bounds it proved within the
+    /// limits, where the game's own solver has one
+    /// ([`ExactSolver::score_moves`]); `None` otherwise.
     ///
     /// # Errors
     ///
-    /// As [`score`](Search::score).
-    pub fn score_moves(
-        &mut self,
-        position: G::Position,
-    ) -> Option<Result<(Score, Vec<Score>), Error>> {
-        if let Err(e) = self.limits.stop.poll() {
-            return Some(Err(e));
-        }
+    /// The request's [`Stop`](crate::Stop) already stopped, before any
+    /// search.
+    pub fn score_moves(&mut self, position: G::Position) -> Result<Option<MoveScores>, Error> {
+        self.limits.stop.poll()?;
         if !self.dedicated_made {
             self.dedicated = self.game.exact_solver(self.limits.clone());
             self.dedicated_made = true;
         }
         let before = self.nodes();
-        let scores = self.dedicated.as_mut()?.score_moves(position);
+        let Some(solver) = self.dedicated.as_mut() else {
+            return Ok(None);
+        };
+        let scores = solver.score_moves(position);
         self.limits.stop.charge(self.nodes() - before);
-        scores
+        Ok(scores)
     }
 
     fn negamax(

@@ -86,6 +86,14 @@ impl Stop {
         Ok(())
     }
 
+    /// Whether a deadline or a node budget may stop the searches (not only
+    /// cancellation).
+    pub fn is_limited(&self) -> bool {
+        self.0
+            .as_ref()
+            .is_some_and(|s| s.deadline.is_some() || s.nodes.is_some())
+    }
+
     /// The nodes still to spend, if the budget is bounded.
     pub fn nodes_left(&self) -> Option<u64> {
         let shared = self.0.as_ref()?;

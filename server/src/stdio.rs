@@ -17,7 +17,9 @@
 use std::io::{self, BufRead, Write};
 
 use serde_json::{Map, Value as Json};
-use solvedb_lookup::{Error, ErrorKind, GameId, InputLine, Oracle, Want, error_json, read_line};
+use solvedb_lookup::{
+    Error, ErrorKind, GameId, InputLine, Oracle, Want, bounds_json, error_json, read_line,
+};
 
 /// Lines answered, and how many of them were errors.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -32,6 +34,8 @@ pub struct ServeStats {
 struct Refusal {
     kind: ErrorKind,
     message: String,
+    /// What a search proved before it stopped (`bounds_json`).
+    bounds: Option<Json>,
 }
 
 impl From<Error> for Refusal {
@@ -39,6 +43,7 @@ impl From<Error> for Refusal {
         Refusal {
             kind: e.kind(),
             message: e.to_string(),
+            bounds: e.bounds().map(bounds_json),
         }
     }
 }
@@ -47,6 +52,7 @@ fn bad_request(message: impl Into<String>) -> Refusal {
     Refusal {
         kind: ErrorKind::Request,
         message: message.into(),
+        bounds: None,
     }
 }
 
@@ -93,7 +99,11 @@ pub fn serve(
             Ok(json) => json,
             Err(refusal) => {
                 stats.errors += 1;
-                error_json(Some(refusal.kind), &refusal.message)
+                let mut error = error_json(Some(refusal.kind), &refusal.message);
+                if let Some(bounds) = refusal.bounds {
+                    error["bounds"] = bounds;
+                }
+                error
             }
         };
         if let (Some(id), Some(object)) = (id, reply.as_object_mut()) {

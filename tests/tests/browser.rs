@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 use fantoccini::Locator;
 use serde_json::Value;
 use solvedb_lookup::testkit::{Rng, random_positions};
-use solvedb_lookup::{AnyValue, Cube, Game, GameId, Oracle, Source, TicTacToe, Wdl, with_game};
+use solvedb_lookup::{
+    AnyValue, Cube, Dots, Game, GameId, Oracle, Source, TicTacToe, Wdl, with_game,
+};
 use solvedb_server::http::{self, AppState, ServerLimits};
 use solvedb_tests::committed_tables;
 use solvedb_tests::webdriver::{Checks, Driver, Tab, move_selector};
@@ -289,6 +291,9 @@ async fn run() {
     flows(&page, &mut rng).await;
     eprintln!("flows: {:.1} s", started.elapsed().as_secs_f64());
 
+    bounds_shown(&page).await;
+    eprintln!("bounds: {:.1} s", started.elapsed().as_secs_f64());
+
     let mut checks = Checks::default();
     issue_22(&page, &mut checks).await;
     eprintln!("checks: {:.1} s", started.elapsed().as_secs_f64());
@@ -499,12 +504,14 @@ async fn flows(page: &Page, rng: &mut Rng) {
     // "A wins, 3 to 1. Score: A 3, B 1": the score twice.
     assert_eq!(points.iter().sum::<u32>(), 8, "{score}");
 
-    // Beyond the search budget: 5x5 dots from the start is unknown, and said so.
+    // Beyond the search budget: 5x5 dots from the start is not settled,
+    // and the page says what the search proved instead.
     page.open("?game=dots%3A5x5&first=human&second=human").await;
     let value = page.text("value").await;
+    let explain = page.text("explain").await;
     assert!(
-        value.contains("unknown within the search budget"),
-        "{value}"
+        value.contains("box") && explain.contains("did not settle"),
+        "{value} / {explain}"
     );
 
     // Themes: switched, remembered across visits.
@@ -531,6 +538,84 @@ async fn flows(page: &Page, rng: &mut Rng) {
     assert_ne!(light, dark);
     page.js("localStorage.setItem('solvedb-theme', 'light')")
         .await;
+}
+
+/// Where the search stops before it settles a position (a second server,
+/// with a small node budget), every move on the board shows the bounds the
+/// search proved, and they hold the exact values the test's own unbudgeted
+/// search finds.
+async fn bounds_shown(page: &Page) {
+    let limits = ServerLimits {
+        search_nodes: Some(3_000),
+        search_time: Duration::from_secs(5),
+        ..ServerLimits::default()
+    };
+    let state = AppState::new(&committed_tables(), limits).unwrap();
+    let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(http::serve_until(listener, state, std::future::pending()));
+    let board = Dots::new(4, 4).unwrap();
+    let mut rng = Rng::new(2121);
+    let (position, exact) = loop {
+        let Some(p) = board.random_without_third_sides(&mut rng, 26) else {
+            continue;
+        };
+        let text = board.notation(p);
+        break (text.clone(), page.oracle.moves(board.id(), &text).unwrap());
+    };
+    page.c
+        .goto(&format!(
+            "{base}/?game=dots%3A4x4&start={}&first=human&second=human",
+            enc(&position)
+        ))
+        .await
+        .unwrap();
+    page.idle().await;
+    page.screenshot("dots-4x4-bounds-light-1280").await;
+    let explain = page.text("explain").await;
+    assert!(explain.contains("did not settle"), "{position}: {explain}");
+    let tags = page
+        .js("return [...document.querySelectorAll('#board [data-move]')]
+               .filter(e => e.querySelector('.edge-tag'))
+               .map(e => [e.dataset.move, e.querySelector('.edge-tag').textContent])")
+        .await;
+    let tags: Vec<(String, String)> = serde_json::from_value(tags).unwrap();
+    assert_eq!(
+        tags.len(),
+        exact.moves.len(),
+        "{position}: every move tagged"
+    );
+    let number = |t: &str| -> i32 {
+        t.replace('−', "-")
+            .replace('±', "")
+            .parse()
+            .unwrap_or_else(|_| panic!("{position}: a tag {t:?}"))
+    };
+    let mut ranges = 0;
+    for (mv, tag) in &tags {
+        let (lower, upper) = match tag.split_once('…') {
+            Some((lo, hi)) => {
+                ranges += 1;
+                (number(lo), number(hi))
+            }
+            None => (number(tag), number(tag)),
+        };
+        let m = exact.moves.iter().find(|m| m.mv == *mv).unwrap();
+        let AnyValue::Margin(value) = m.value else {
+            panic!("a dots value {:?}", m.value)
+        };
+        assert!(
+            lower <= value && value <= upper,
+            "{position} move {mv}: {value} outside the tag {tag}"
+        );
+    }
+    assert!(ranges > 0, "{position}: no move shown as a range: {tags:?}");
+    // The legend explains the ranges.
+    let legend = page.text("legend-items").await;
+    assert!(
+        legend.contains("the exact search stopped before it settled a move"),
+        "{legend}"
+    );
 }
 
 /// A tic-tac-toe position where the player to move has losing moves that

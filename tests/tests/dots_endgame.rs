@@ -9,7 +9,7 @@
 use solvedb_generator::games::dots::endgame::{POSITIONS_FILE, positions_text};
 use solvedb_lookup::games::dots::{EndgameSolver, Rules};
 use solvedb_lookup::testkit::Rng;
-use solvedb_lookup::{Dots, Edges, Game, GameOracle, SearchLimits};
+use solvedb_lookup::{AnyValue, Dots, Edges, ErrorKind, Game, GameOracle, SearchLimits};
 
 /// The board's geometry again, from the edge numbering of the notation
 /// (horizontal edges row by row, then vertical): each box's four edges.
@@ -220,4 +220,69 @@ fn the_retrograde_knows_small_boards() {
     // (Berlekamp 2000; the tables of tests/tests/dots.rs agree).
     assert_eq!(retrograde(2, 2, 0).1[0], 2);
     assert_eq!(retrograde(3, 1, 0).1[0], -1);
+}
+
+/// A search that runs out of its budget says what it proved: bounds on
+/// the value and on every move that hold the exact values the unbudgeted
+/// search finds, narrower than nothing known on some positions. (Each
+/// oracle zeroes a fresh table: a 4x4 one is 256 MiB, so the positions are
+/// few and small.)
+#[test]
+fn budgeted_answers_carry_bounds_that_hold_the_exact_values() {
+    let mut rng = Rng::new(2121);
+    let (mut bounded, mut narrowed, mut exact_moves) = (0, 0, 0);
+    for (rows, cols, undrawn) in [(3, 3, 24), (3, 3, 20), (4, 4, 24), (4, 4, 20)] {
+        let board = Dots::new(rows, cols).unwrap();
+        for _ in 0..3 {
+            let p = position(board, &mut rng, undrawn);
+            let name = board.notation(p);
+            let exact = GameOracle::<_, Vec<u8>>::search_only(board)
+                .answer(p)
+                .unwrap();
+            let remaining = board.remaining_boxes(p.0) as i32;
+            for budget in [30, 300, 3_000] {
+                let oracle =
+                    GameOracle::<_, Vec<u8>>::search_only(board).with_search_budget(budget);
+                let error = match oracle.answer(p) {
+                    Ok(answer) => {
+                        assert_eq!(answer.score, exact.score, "{name}, budget {budget}");
+                        continue;
+                    }
+                    Err(e) => e,
+                };
+                assert_eq!(error.kind(), ErrorKind::Budget, "{name}: {error}");
+                let bounds = error
+                    .bounds()
+                    .unwrap_or_else(|| panic!("{name}, budget {budget}: no bounds: {error}"));
+                bounded += 1;
+                let margin = |v: AnyValue| match v {
+                    AnyValue::Margin(m) => m,
+                    AnyValue::Outcome(o) | AnyValue::AtMost(o) => panic!("a dots value {o:?}"),
+                };
+                let (lower, upper) = (margin(bounds.value.lower), margin(bounds.value.upper));
+                assert!(
+                    lower <= exact.score && exact.score <= upper,
+                    "{name}, budget {budget}: value {} outside {lower}..{upper}",
+                    exact.score
+                );
+                narrowed += usize::from(lower > -remaining || upper < remaining);
+                let moves = board.moves(p);
+                assert_eq!(bounds.moves.len(), moves.len(), "{name}");
+                for (m, mv) in bounds.moves.iter().zip(moves) {
+                    assert_eq!(m.mv, mv.to_string(), "{name}: moves in the game's order");
+                    let value = exact.moves.iter().find(|e| e.mv == mv).unwrap().score;
+                    let (lower, upper) = (margin(m.bounds.lower), margin(m.bounds.upper));
+                    assert!(
+                        lower <= value && value <= upper,
+                        "{name}, budget {budget}, move {mv}: {value} outside {lower}..{upper}"
+                    );
+                    exact_moves += usize::from(lower == upper);
+                }
+            }
+        }
+    }
+    assert!(bounded > 5, "only {bounded} budgeted answers stopped");
+    assert!(narrowed > 0, "no stopped search narrowed the value");
+    assert!(exact_moves > 0, "no stopped search settled a move");
+    eprintln!("{bounded} stopped, {narrowed} with the value narrowed, {exact_moves} moves settled");
 }

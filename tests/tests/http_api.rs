@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use solvedb_lookup::testkit::{Rng, random_positions};
-use solvedb_lookup::{Cube, Error, Game, GameId, Oracle, TicTacToe, with_game};
+use solvedb_lookup::{AnyValue, Cube, Dots, Error, Game, GameId, Oracle, TicTacToe, with_game};
 use solvedb_server::http::bench::encode_query_value;
 use solvedb_server::http::client::Client;
 use solvedb_server::http::{self, AppState, MAX_QUERY_BYTES, ServerLimits};
@@ -220,6 +220,86 @@ async fn a_search_past_its_budget_is_503_budget() {
     // A table answer needs no search.
     let (status, _) = get(&server, &probe_path("dots:3x3", "3x3:", "")).await;
     assert_eq!(status, 200);
+}
+
+/// The margins of a `bounds` object's value and moves, by move.
+fn bound_ranges(bounds: &Value) -> ((i64, i64), Vec<(String, (i64, i64))>) {
+    let range = |b: &Value| (b["lower"].as_i64().unwrap(), b["upper"].as_i64().unwrap());
+    let moves = bounds["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap().to_owned(), range(m)))
+        .collect();
+    (range(bounds), moves)
+}
+
+/// Checks that `bounds` hold the exact values of `exact`, for every move.
+fn assert_bounds_hold(bounds: &Value, exact: &solvedb_lookup::Report, what: &str) {
+    let margin = |v: AnyValue| match v {
+        AnyValue::Margin(m) => i64::from(m),
+        AnyValue::Outcome(o) | AnyValue::AtMost(o) => panic!("a dots value {o:?}"),
+    };
+    let ((lower, upper), moves) = bound_ranges(bounds);
+    let value = margin(exact.value);
+    assert!(
+        lower <= value && value <= upper,
+        "{what}: {value} outside {bounds}"
+    );
+    assert_eq!(moves.len(), exact.moves.len(), "{what}: {bounds}");
+    for (mv, (lower, upper)) in moves {
+        let value = margin(exact.moves.iter().find(|m| m.mv == mv).unwrap().value);
+        assert!(
+            lower <= value && value <= upper,
+            "{what} move {mv}: {value} outside {lower}..{upper}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_past_its_budget_says_what_it_proved() {
+    let server = start(ServerLimits {
+        search_nodes: Some(3000),
+        ..ServerLimits::default()
+    })
+    .await;
+    let board = Dots::new(4, 4).unwrap();
+    let mut rng = Rng::new(2122);
+    let position = loop {
+        if let Some(p) = board.random_without_third_sides(&mut rng, 26) {
+            break board.notation(p);
+        }
+    };
+    let oracle = Oracle::open(&committed_tables()).unwrap();
+    let exact = oracle.moves(board.id(), &position).unwrap();
+    let (status, json) = get(&server, &probe_path("dots:4x4", &position, "")).await;
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
+    assert!(
+        json["error"].as_str().unwrap().contains("unknown"),
+        "{json}"
+    );
+    assert_bounds_hold(&json["bounds"], &exact, "http");
+    // The same through `serve --stdio`, under a budget of its own.
+    let budgeted = Oracle::open(&committed_tables())
+        .unwrap()
+        .with_search_budget(3000);
+    let request = format!("{{\"game\":\"dots:4x4\",\"position\":\"{position}\",\"id\":7}}\n");
+    let mut output = Vec::new();
+    solvedb_server::stdio::serve(&budgeted, request.as_bytes(), &mut output).unwrap();
+    let reply: Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(
+        (reply["kind"].as_str(), &reply["id"]),
+        (Some("budget"), &Value::from(7))
+    );
+    assert_bounds_hold(&reply["bounds"], &exact, "stdio");
+    // Only the value asked for: no bounds (that search proves none).
+    let (status, json) = get(&server, &probe_path("dots:4x4", &position, "&want=value")).await;
+    assert_eq!(status, 503, "{json}");
+    assert!(json.get("bounds").is_none(), "{json}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -18,7 +18,9 @@ use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
 use clap::{ColorChoice, FromArgMatches};
-use solvedb_lookup::{Error, ErrorKind, PositionError, TableError, UnknownGame, error_json};
+use solvedb_lookup::{
+    Error, ErrorKind, PositionError, TableError, UnknownGame, bounds_json, error_json,
+};
 
 pub use app::clap_command;
 pub use args::{DEFAULT_SEARCH_NODES, TABLES_ENV};
@@ -190,10 +192,21 @@ where
         Err(e) => {
             let kind = failure_kind(&e);
             let message = error_message(&e);
+            // What a stopped search proved, where it proved anything.
+            let bounds = e
+                .chain()
+                .find_map(|cause| cause.downcast_ref::<Error>().and_then(Error::bounds));
             if json {
-                let _ = writeln!(io.out, "{}", error_json(kind, &message));
+                let mut error = error_json(kind, &message);
+                if let Some(bounds) = bounds {
+                    error["bounds"] = bounds_json(bounds);
+                }
+                let _ = writeln!(io.out, "{error}");
             } else {
                 let _ = writeln!(io.err, "error: {message}");
+                if let Some(bounds) = bounds {
+                    let _ = output::print_bounds(bounds, io.out, io.paint);
+                }
             }
             kind.map_or(1, exit_code)
         }

@@ -8,7 +8,8 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::Value as Json;
 use solvedb_lookup::{
-    AnyValue, Error, Game, Oracle, Report, SearchLimits, Source, TablePlan, Wdl, with_game,
+    AnyValue, Bounds, Error, Game, Oracle, Report, SearchLimits, Source, TablePlan, ValueBounds,
+    Wdl, with_game,
 };
 
 use crate::build::LayerCount;
@@ -150,6 +151,24 @@ pub(super) fn print_report(
             count(line.len() as u64, "move", "moves"),
             line.join(" ")
         )?;
+    }
+    Ok(())
+}
+
+/// What a search proved before it stopped ([`Error::Bounded`]): the
+/// value's bounds and every move's, `-1..+3` or one value where they meet.
+pub(super) fn print_bounds(bounds: &Bounds, out: &mut dyn Write, paint: Paint) -> Result<()> {
+    let words = |b: &ValueBounds| match b.is_exact() {
+        true => paint.value(b.lower),
+        false => format!("{}..{}", paint.value(b.lower), paint.value(b.upper)),
+    };
+    writeln!(
+        out,
+        "value    {} (bounds the search proved before it stopped)",
+        words(&bounds.value)
+    )?;
+    for m in &bounds.moves {
+        writeln!(out, "  move {:>6}  {}", m.mv, words(&m.bounds))?;
     }
     Ok(())
 }

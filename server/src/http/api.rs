@@ -18,7 +18,9 @@
 //!   whether a table answers it. The page keeps no list of its own.
 //!
 //! Errors are the `serve --stdio` error object with [`status_of`](super::status_of)
-//! its kind's status.
+//! its kind's status. A probe whose live search ran out of its limits
+//! having proved bounds (dots-and-boxes) is the error of kind `budget` with
+//! `"bounds"` added ([`bounds_json`](solvedb_lookup::bounds_json)).
 
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
@@ -33,7 +35,7 @@ use std::time::Duration;
 
 use solvedb_lookup::{
     BoardShape, Error, ErrorKind, Game, GameId, GameInfo, Oracle, PositionError, Stop, Want,
-    catalogue, with_game,
+    catalogue, error_json_of, with_game,
 };
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -239,7 +241,7 @@ async fn probe(
     uri: Uri,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Response {
-    reply(
+    reply_bounded(
         async {
             let params = Params::read(&uri, query, &["game", "position", "want"])?;
             let game = params.game()?;
@@ -248,15 +250,29 @@ async fn probe(
                 None => Want::Moves,
                 Some(word) => Want::parse(word).ok_or_else(|| ApiError::request(Want::EXPECTED))?,
             };
-            ask(&state, game, move |oracle, stop| {
-                Ok(oracle
-                    .answer_within(game, &position, want, stop)?
-                    .to_json_for(want))
+            // A search that stopped having proved bounds answers with them:
+            // the error object of kind `budget` and its `bounds`.
+            let answer = ask(&state, game, move |oracle, stop| {
+                match oracle.answer_within(game, &position, want, stop) {
+                    Ok(report) => Ok(Ok(report.to_json_for(want))),
+                    Err(e) if e.bounds().is_some() => Ok(Err((e.kind(), error_json_of(&e)))),
+                    Err(e) => Err(e),
+                }
             })
-            .await
+            .await?;
+            Ok(answer)
         }
         .await,
     )
+}
+
+/// [`reply`] for an answer that may be an error with bounds.
+fn reply_bounded(answer: Result<Result<Json, (ErrorKind, Json)>, ApiError>) -> Response {
+    match answer {
+        Ok(Ok(json)) => axum::Json(json).into_response(),
+        Ok(Err((kind, body))) => (super::status_of(kind), axum::Json(body)).into_response(),
+        Err(e) => e.into_response(),
+    }
 }
 
 async fn mainline(

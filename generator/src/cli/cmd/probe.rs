@@ -7,7 +7,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde_json::Value as Json;
 use solvedb_lookup::{
-    Error, Game, GameId, InputLine, Oracle, TablePlan, error_json, read_line, with_game,
+    Error, Game, GameId, InputLine, Oracle, TablePlan, bounds_json, error_json, read_line,
+    with_game,
 };
 
 use crate::cli::args::{LimitArgs, OutputArgs, TABLES_ENV, TablesArg};
@@ -104,12 +105,16 @@ pub(super) fn answer(
     while let Some(line) = read_line(&mut io.input, &mut buffer)? {
         let answered = match line {
             InputLine::Text(text) if text.trim().is_empty() => continue,
-            InputLine::Text(text) => oracle
-                .moves(game, &text)
-                .map_err(|e| (Some(e.kind()), e.to_string(), text)),
-            InputLine::Refused(why) => {
-                Err((Some(solvedb_lookup::ErrorKind::Request), why, String::new()))
-            }
+            InputLine::Text(text) => oracle.moves(game, &text).map_err(|e| {
+                let bounds = e.bounds().cloned();
+                (Some(e.kind()), e.to_string(), text, bounds)
+            }),
+            InputLine::Refused(why) => Err((
+                Some(solvedb_lookup::ErrorKind::Request),
+                why,
+                String::new(),
+                None,
+            )),
         };
         match answered {
             Ok(report) => {
@@ -123,16 +128,26 @@ pub(super) fn answer(
                     writeln!(io.out, "{}", report_line(&report, line, io.paint))?;
                 }
             }
-            Err((kind, message, text)) => {
+            Err((kind, message, text, bounds)) => {
                 if code == 0 {
                     code = kind.map_or(1, exit_code);
                 }
                 if output.json {
                     let mut error = error_json(kind, &message);
                     error["position"] = Json::from(text);
+                    if let Some(bounds) = &bounds {
+                        error["bounds"] = bounds_json(bounds);
+                    }
                     writeln!(io.out, "{error}")?;
                 } else {
-                    writeln!(io.out, "{text}  error: {message}")?;
+                    match &bounds {
+                        // The value's bounds on the line (every move's with
+                        // --json).
+                        Some(b) => {
+                            writeln!(io.out, "{text}  error: {message}  bounds {}", b.value)?
+                        }
+                        None => writeln!(io.out, "{text}  error: {message}")?,
+                    }
                 }
             }
         }

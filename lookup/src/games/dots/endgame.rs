@@ -130,7 +130,7 @@ mod transposition;
 use self::transposition::{Entry, NO_MOVE, TranspositionTable};
 use super::{Dots, Edges};
 use crate::error::Error;
-use crate::game::{ExactSolver, Game, SearchLimits};
+use crate::game::{ExactSolver, Game, MoveScores, SearchLimits};
 use crate::games::dots::EdgeSymmetries;
 use crate::value::Score;
 
@@ -964,6 +964,47 @@ impl EndgameSolver {
         Ok(())
     }
 
+    /// Whether a node budget, a time limit or a request's deadline may stop
+    /// the search.
+    fn limited(&self) -> bool {
+        self.limits.nodes.is_some() || self.limits.time.is_some() || self.limits.stop.is_limited()
+    }
+
+    /// Where the limits may stop the search before it knows the value:
+    /// null-window tests from both ends inwards, 0, 2, 6, 14 and 30 boxes
+    /// from each end while they stay clear of each other, so a search that
+    /// stops has narrowed the value from both sides. (MTD(f)'s first test,
+    /// in the middle, is the hardest, and a search stopped in it has proved
+    /// nothing.) Every test is exact: the bounds are only ever narrowed to
+    /// what a test proved, as in [`narrow`](EndgameSolver::narrow).
+    fn outside_in(
+        &mut self,
+        bounds: &mut (i32, i32),
+        test: impl Fn(&mut EndgameSolver, i32) -> Result<i32, Error>,
+    ) -> Result<(), Error> {
+        let parity = bounds.1.rem_euclid(2);
+        for d in [0, 2, 6, 14, 30] {
+            for low_side in [true, false] {
+                if bounds.1 - bounds.0 < 2 * d + 4 {
+                    return Ok(());
+                }
+                let t = if low_side {
+                    bounds.0 + d
+                } else {
+                    bounds.1 - 2 - d
+                };
+                let v = test(self, t)?;
+                if v > t {
+                    bounds.0 = v.max(bounds.0);
+                } else {
+                    bounds.1 = v.min(bounds.1);
+                }
+                *bounds = to_parity(*bounds, parity);
+            }
+        }
+        Ok(())
+    }
+
     /// The exact margin of `position` for the player to move.
     ///
     /// # Errors
@@ -996,11 +1037,14 @@ impl EndgameSolver {
         let remaining = self.board.remaining_boxes(mask) as i32;
         let mut root = (-remaining, remaining);
         let guess = if remaining % 2 == 0 { 0 } else { -1 };
-        let mut unknown = self
-            .narrow(&mut root, guess, |solver, t| {
-                solver.run(mask, t, t + 1, deadline)
-            })
-            .err();
+        let test = |solver: &mut EndgameSolver, t| solver.run(mask, t, t + 1, deadline);
+        let mut unknown = None;
+        if self.limited() {
+            unknown = self.outside_in(&mut root, test).err();
+        }
+        if unknown.is_none() {
+            unknown = self.narrow(&mut root, guess, test).err();
+        }
         let sides = self.geo.sides_of(mask);
         let free = self.geo.full & !mask;
         // Classes of moves with symmetric children (the same key, so the
@@ -1086,6 +1130,15 @@ impl EndgameSolver {
                     break;
                 }
             }
+        }
+        // The value is the best move's: at least the best lower bound of a
+        // move and at most the best upper bound (the root's bounds already
+        // cap the moves' tops).
+        if let Some(best_lower) = classes.iter().map(|c| c.2.0).max() {
+            root.0 = root.0.max(best_lower);
+        }
+        if let Some(best_upper) = classes.iter().map(|c| c.2.1).max() {
+            root.1 = root.1.min(best_upper);
         }
         let moves = class_of
             .into_iter()
@@ -1529,14 +1582,12 @@ impl ExactSolver<Edges> for EndgameSolver {
 
     /// [`EndgameSolver::analyse`]: the moves in edge order, the order of
     /// [`Dots::moves`](Game::moves).
-    fn score_moves(&mut self, position: Edges) -> Option<Result<(Score, Vec<Score>), Error>> {
+    fn score_moves(&mut self, position: Edges) -> Option<MoveScores> {
         let analysis = self.analyse(position);
-        Some(match analysis.unknown {
-            Some(error) => Err(error),
-            None => Ok((
-                analysis.lower,
-                analysis.moves.iter().map(|m| m.lower).collect(),
-            )),
+        Some(MoveScores {
+            value: (analysis.lower, analysis.upper),
+            moves: analysis.moves.iter().map(|m| (m.lower, m.upper)).collect(),
+            unknown: analysis.unknown,
         })
     }
 }

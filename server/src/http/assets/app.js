@@ -11,7 +11,8 @@ import * as layers from "./layers.js";
 import * as dots from "./dots.js";
 import { forget } from "./focus.js";
 import {
-  SOURCES, best, costOf, describe, explain, hint, initTheme, legend, plural, sameClass, shades,
+  SOURCES, best, costOf, describe, describeBounds, explain, hint, initTheme, legend, plural,
+  rank, sameClass, shades,
 } from "./values.js";
 import { renderReview } from "./review.js";
 import { identity, reservedName, saveName, savedName } from "./identity.js";
@@ -234,10 +235,24 @@ async function post(path, body) {
 
 // ---- drawing ----------------------------------------------------------------
 
+/** A bound of the API's `bounds` on the order of `rank`. */
+function rankBound(b) {
+  return typeof b === "number" ? b : rank(b);
+}
+
 /** The values a board and the move list show: text, tag, colour, shade,
  * whether best, and a hint ("the longest defence"). */
 function valuesOf(answer) {
   const values = new Map();
+  if (answer && !answer.ok && answer.bounds && !hidden()) {
+    // A search that stopped: each move's bounds, the settled ones with
+    // their colour in full.
+    for (const m of answer.bounds.moves) {
+      const b = describeBounds(m);
+      values.set(m.move, { ...b, strength: b.exact ? 0.6 : 0.35, best: false, hint: "" });
+    }
+    return values;
+  }
   if (!answer || !answer.ok || hidden()) return values;
   const moves = answer.json.moves;
   const strength = shades(moves);
@@ -332,6 +347,12 @@ function render() {
     cls = value.cls;
     meaning = explain(S.answer.json, who, other);
     source = SOURCES[S.answer.json.source] || S.answer.json.source;
+  } else if (unknown && S.answer.bounds) {
+    const value = describeBounds(S.answer.bounds);
+    line = `${who} to move: ${value.exact ? value.text : value.text.replace(" (not settled)", "")}`;
+    cls = value.exact ? value.cls : "";
+    meaning = `The exact search did not settle this position in ${S.searchSeconds} s; what it proved by then: ` +
+      `the value lies in ${value.short}, and each move's in the range shown (a single number is exact).`;
   } else if (unknown) {
     line = `${who} to move: unknown within the search budget`;
     meaning = `The exact search could not settle this position in ${S.searchSeconds} s; later positions are answered.`;
@@ -378,6 +399,31 @@ function render() {
       what.textContent = v.text;
       b.append(where, " ", what);
       b.setAttribute("aria-label", `${S.rules.where(m.move)}: ${v.text}${v.hint ? `, ${v.hint}` : ""}`);
+      b.setAttribute("aria-disabled", String(S.busy));
+      b.addEventListener("click", () => onPick(m.move));
+      li.append(b);
+      list.append(li);
+    }
+  } else if (unknown && S.answer.bounds) {
+    // What may be best first: by the top of each move's range, then its
+    // bottom.
+    const moves = [...S.answer.bounds.moves].sort((a, b) =>
+      rankBound(b.upper) - rankBound(a.upper) || rankBound(b.lower) - rankBound(a.lower));
+    for (const m of moves) {
+      const v = values.get(m.move);
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = `move ${v.cls}`;
+      b.style.setProperty("--strength", String(v.strength));
+      b.dataset.move = m.move;
+      const where = document.createElement("span");
+      where.className = "coord";
+      where.textContent = coord(m.move);
+      const what = document.createElement("span");
+      what.textContent = v.text;
+      b.append(where, " ", what);
+      b.setAttribute("aria-label", `${S.rules.where(m.move)}: ${v.text}`);
       b.setAttribute("aria-disabled", String(S.busy));
       b.addEventListener("click", () => onPick(m.move));
       li.append(b);
@@ -530,6 +576,7 @@ function announceMove() {
   if (d.over) after = `${resultText(d)}.`;
   else if (hidden()) after = levelOf(d.side) === "human" ? "Your move." : "";
   else if (S.answer && S.answer.ok) after = `${sideNames()[d.side]} to move: ${describe(S.answer.json).text}.`;
+  else if (S.answer && S.answer.kind === "budget" && S.answer.bounds) after = `${sideNames()[d.side]} to move: ${describeBounds(S.answer.bounds).text}.`;
   else if (S.answer && S.answer.kind === "budget") after = `${sideNames()[d.side]} to move: unknown within the search budget.`;
   else after = `${sideNames()[d.side]} to move.`;
   if (isDots() && !d.over) after += ` Score ${sideNames()[0]} ${d.score[0]}, ${sideNames()[1]} ${d.score[1]}.`;

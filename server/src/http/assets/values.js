@@ -25,6 +25,33 @@ export function describe(v) {
   };
 }
 
+/** A bound of the API's `bounds` (a margin's number, or an outcome's
+ * `{result, plies}`) as the value JSON `describe` reads. */
+function boundValue(b) {
+  return typeof b === "number" ? { value: b } : b;
+}
+
+/** Text, short tag and colour class of bounds a stopped search proved
+ * (`{lower, upper}` of an error's `bounds`): one value where they meet;
+ * else both ends, coloured as a win (a loss) where even the low (high) end
+ * is one, grey where they straddle. `exact` says whether they meet. */
+export function describeBounds(b) {
+  const lo = describe(boundValue(b.lower));
+  const hi = describe(boundValue(b.upper));
+  if (lo.text === hi.text) return { ...lo, exact: true };
+  const margin = typeof b.lower === "number";
+  const ends = `${lo.short}…${hi.short}`;
+  const text = margin
+    ? b.lower > 0
+      ? `at least ${lo.text}`
+      : b.upper < 0
+        ? `at best ${hi.text}`
+        : `between ${lo.text} and ${hi.text}`
+    : `between ${lo.text} and ${hi.text}`;
+  const cls = lo.cls === hi.cls ? `${lo.cls} v-bound` : "v-bound";
+  return { text: `${text} (not settled)`, short: ends, cls, exact: false };
+}
+
 /** A value as a sentence for the player to move (`who`) against `other`:
  * what perfect play from both sides leads to. */
 export function explain(v, who, other) {
@@ -151,6 +178,7 @@ export function legend(dots) {
       ["v-draw", "±0", "even", "the open boxes split evenly"],
       ["v-loss", "−1", "1 box behind", "you end up 1 box behind"],
       ["", "★", "best", "the best move"],
+      ["v-bound", "−1…+3", "not settled", "where the exact search stopped before it settled a move: its value lies between the two numbers, as the search proved them; a single number is exact"],
     ];
   }
   return [
