@@ -157,7 +157,7 @@ impl Words<'_> {
     }
 
     /// All the bytes, copied out (a word at a time).
-    pub(super) fn to_vec(&self) -> Vec<u8> {
+    pub(super) fn to_vec(self) -> Vec<u8> {
         let mut bytes: Vec<u8> = self
             .words
             .iter()
