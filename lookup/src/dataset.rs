@@ -36,7 +36,7 @@ use rayon::prelude::*;
 
 use crate::encoding::Encoded;
 use crate::error::Error;
-use crate::format::{Table, TableData};
+use crate::format::{Table, TableData, TableError};
 use crate::game::Tabled;
 use crate::game_oracle::GameOracle;
 use crate::stop::Stop;
@@ -104,6 +104,25 @@ impl Columns {
         self.move_result.append(&mut other.move_result);
         self.move_plies.append(&mut other.move_plies);
         self.legal.append(&mut other.legal);
+    }
+
+    /// Splits off the rows from `at` on (all of them past the end: none),
+    /// which it returns; the first `at` stay.
+    pub fn split_off(&mut self, at: usize) -> Columns {
+        let at = at.min(self.len());
+        let moves = at * self.move_slots;
+        Columns {
+            move_slots: self.move_slots,
+            code: self.code.split_off(at),
+            stored: self.stored.split_off(at),
+            value: self.value.split_off(at),
+            result: self.result.split_off(at),
+            plies: self.plies.split_off(at),
+            move_value: self.move_value.split_off(moves),
+            move_result: self.move_result.split_off(moves),
+            move_plies: self.move_plies.split_off(moves),
+            legal: self.legal.split_off(moves),
+        }
     }
 
     /// Appends one row for a position with no legal move yet.
@@ -283,21 +302,39 @@ pub fn table_positions<G: Tabled, D: TableData>(
         }
     };
     if G::INDEX.is_dense() {
-        for slot in span {
-            let Some(position) = game.position_at(slot) else {
-                continue;
-            };
-            let entry = table.entry(slot)?;
-            let held = if entry != 0 {
-                true
-            } else {
-                // A don't-care entry: a canonical position the rules
-                // resolve (every dots-and-boxes mask is reachable).
-                game.resolved_by_rule(position) && game.canonical(position) == position
-            };
-            if held {
-                push(position);
+        // Block by block: each block's entries are read out of the cache
+        // once (one lookup, not one per slot), the slots then tested in
+        // place.
+        let per_block = u64::from(table.header().block_entries.max(1));
+        let end = span.end;
+        let mut slot = span.start;
+        while slot < end {
+            let block = slot / per_block;
+            let first = block * per_block;
+            let stop = (first + per_block).min(end);
+            let entries = table.block_entries(block)?;
+            for s in slot..stop {
+                let Some(position) = game.position_at(s) else {
+                    continue;
+                };
+                let entry = *entries.get((s - first) as usize).ok_or_else(|| {
+                    TableError::Size(format!(
+                        "slot {s} is past the table's {} entries",
+                        table.header().entries
+                    ))
+                })?;
+                let held = if entry != 0 {
+                    true
+                } else {
+                    // A don't-care entry: a canonical position the rules
+                    // resolve (every dots-and-boxes mask is reachable).
+                    game.resolved_by_rule(position) && game.is_canonical(position)
+                };
+                if held {
+                    push(position);
+                }
             }
+            slot = stop;
         }
     } else {
         for record in span {
@@ -369,6 +406,32 @@ mod tests {
         table_positions(&TicTacToe, &table, span, true, &mut all).unwrap();
         assert_eq!(all.len(), 5478);
 
+        // The walk by blocks lists what the definition does slot by slot,
+        // over spans that start and end inside blocks.
+        let by_slot: Vec<_> = (0..TicTacToe.slots())
+            .filter_map(|slot| TicTacToe.position_at(slot).map(|p| (slot, p)))
+            .filter(|&(slot, _)| table.entry(slot).unwrap() != 0)
+            .map(|(_, p)| p)
+            .collect();
+        assert_eq!(by_slot, canonical);
+        let mut pieces = Vec::new();
+        let cuts = [0, 1, 999, 4095, 4096, 4097, 12_000, TicTacToe.slots()];
+        for span in cuts.windows(2) {
+            table_positions(&TicTacToe, &table, span[0]..span[1], false, &mut pieces).unwrap();
+        }
+        assert_eq!(pieces, canonical);
+        // Past the last slot there is no position, as before.
+        let mut past = Vec::new();
+        table_positions(
+            &TicTacToe,
+            &table,
+            0..TicTacToe.slots() + 9,
+            false,
+            &mut past,
+        )
+        .unwrap();
+        assert_eq!(past, canonical);
+
         // Dots: every canonical mask, stored or resolved by a free capture.
         let dots = Dots::new(1, 2).unwrap();
         let table = read_table(&tables().join("dots-1x2.sdb")).unwrap();
@@ -378,5 +441,24 @@ mod tests {
             .filter(|&m| dots.canonical(crate::Edges(m)) == crate::Edges(m))
             .count();
         assert_eq!(listed.len(), expected);
+    }
+
+    #[test]
+    fn columns_split_where_asked() {
+        let table = read_table(&tables().join("tictactoe.sdb")).unwrap();
+        let oracle = GameOracle::with_table(TicTacToe, table).unwrap();
+        let positions: Vec<_> = ["X........", "XO.......", "XX./OO./..."]
+            .iter()
+            .map(|t| TicTacToe.parse(t).unwrap())
+            .collect();
+        let mut all = rows(&oracle, &positions, true).unwrap();
+        let whole = all.clone();
+        let rest = all.split_off(1);
+        assert_eq!((all.len(), rest.len()), (1, 2));
+        assert_eq!(all, rows(&oracle, &positions[..1], true).unwrap());
+        assert_eq!(rest, rows(&oracle, &positions[1..], true).unwrap());
+        all.append(rest);
+        assert_eq!(all, whole);
+        assert!(all.split_off(9).is_empty());
     }
 }

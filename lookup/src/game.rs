@@ -115,6 +115,12 @@ pub trait Game: fmt::Debug + Send + Sync {
             .fold(position, Ord::min)
     }
 
+    /// Whether `position` is its own [`canonical`](Game::canonical) form
+    /// (games may answer faster than by computing it).
+    fn is_canonical(&self, position: Self::Position) -> bool {
+        self.canonical(position) == position
+    }
+
     /// A picture of the position for people: the board in text lines, one
     /// per row, in the game's own layout (see each game). The default is
     /// the notation; games draw their boards.

@@ -235,3 +235,63 @@ fn the_dataset_card_figures_are_computed() {
         "docs/datasets.md is stale: regenerate it"
     );
 }
+
+/// A Parquet export of `game` as `options` say, as bytes.
+fn parquet(game: GameId, options: &ExportOptions) -> Vec<u8> {
+    let oracle = Oracle::open(&committed_tables()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.parquet");
+    let file = std::fs::File::create(&path).unwrap();
+    export_table(&oracle, game, options, Destination::File(file)).unwrap();
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn exports_are_the_same_bytes_every_run_however_the_work_is_cut() {
+    // dots 2×3: 2^17 slots, in pieces of 256 (512 pieces, 32 windows of
+    // them valued at once) and of the default 65,536 (2 pieces, 1 window);
+    // row groups of 1,000 rows, cut across pieces.
+    let game: GameId = "dots:2x3".parse().unwrap();
+    let small = ExportOptions {
+        row_group: 1000,
+        piece: 256,
+        ..ExportOptions::default()
+    };
+    let whole = ExportOptions {
+        piece: ExportOptions::default().piece,
+        ..small.clone()
+    };
+    let a = parquet(game, &small);
+    assert_eq!(a, parquet(game, &small));
+    assert_eq!(a, parquet(game, &whole));
+    let (_, rows) = csv(game, small.clone());
+    assert_eq!(rows, csv(game, whole.clone()).1);
+    // One row per canonical edge set, ascending (the table's order).
+    let dots = solvedb_lookup::Dots::new(2, 3).unwrap();
+    let canonical = (0..1u64 << dots.edges())
+        .filter(|&m| dots.canonical(solvedb_lookup::Edges(m)) == solvedb_lookup::Edges(m))
+        .count();
+    assert_eq!(rows.len(), canonical);
+    let edges: Vec<u64> = rows.iter().map(|r| r[1].parse().unwrap()).collect();
+    assert!(edges.windows(2).all(|w| w[0] < w[1]));
+    // A sample is the same rows whatever the pieces, and a seed's own.
+    let sample = |options: &ExportOptions, seed| {
+        csv(
+            game,
+            ExportOptions {
+                sample: Some(777),
+                seed,
+                ..options.clone()
+            },
+        )
+        .1
+    };
+    let s = sample(&small, 3);
+    assert_eq!(s.len(), 777);
+    assert_eq!(s, sample(&whole, 3));
+    assert_ne!(s, sample(&small, 4));
+    assert!(s.iter().all(|row| {
+        let at = edges.binary_search(&row[1].parse().unwrap());
+        at.is_ok_and(|at| rows[at] == *row)
+    }));
+}

@@ -72,6 +72,10 @@ pub struct ExportOptions {
     pub seed: u64,
     /// Rows per Parquet row group (and per write).
     pub row_group: usize,
+    /// Slots (or sorted records) per piece of work: a piece is listed and
+    /// valued by one task, [`WINDOW`] pieces at once, and written in order.
+    /// The output does not depend on it.
+    pub piece: u64,
 }
 
 impl Default for ExportOptions {
@@ -82,6 +86,7 @@ impl Default for ExportOptions {
             sample: None,
             seed: 0,
             row_group: 1 << 18,
+            piece: PIECE,
         }
     }
 }
@@ -324,12 +329,12 @@ impl<W: Write> Sink for CsvSink<W> {
     }
 }
 
-/// Slots (or sorted records) per piece of work: a piece's rows are listed
-/// and valued by one task, pieces in order.
-const PIECE: u64 = 1 << 16;
+/// Slots (or sorted records) per piece of work by default
+/// ([`ExportOptions::piece`]).
+pub const PIECE: u64 = 1 << 16;
 
 /// Pieces valued at once, on every core, before they are written in order.
-const WINDOW: usize = 16;
+pub const WINDOW: usize = 16;
 
 /// Writes every position `oracle`'s table of `game` holds (see
 /// [`dataset`]) with its value and every move's,
@@ -347,7 +352,7 @@ pub fn export_table(
 ) -> Result<ExportSummary> {
     let schema = schema(game)?;
     let span = oracle.table_span(game)?;
-    let mut sink: Box<dyn Sink + '_> = match (options.format, out) {
+    let sink: Box<dyn Sink + '_> = match (options.format, out) {
         (Format::Csv, Destination::File(file)) => Box::new(CsvSink::new(file, &schema)?),
         (Format::Csv, Destination::Stream(stream)) => Box::new(CsvSink::new(stream, &schema)?),
         (Format::Parquet, Destination::File(file)) => parquet_sink(file, game, &schema, options)?,
@@ -358,43 +363,90 @@ pub fn export_table(
             bail!("{game} exports its table as Parquet or CSV; text is Qubic's strategy format")
         }
     };
-    let pieces: Vec<Range<u64>> = (0..span.div_ceil(PIECE))
-        .map(|k| k * PIECE..((k + 1) * PIECE).min(span))
-        .collect();
+    let pieces = pieces(span, options.piece);
     let only = match options.sample {
         Some(n) => Some(sample_by_piece(oracle, game, &pieces, options, n)?),
         None => None,
     };
+    // Two stages at once: a thread values windows of pieces on every core
+    // (rayon), this one writes them, in order, a row group at a time; the
+    // channel holds one window, so memory holds at most three (one being
+    // valued, one waiting, one being written).
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<Columns>>>(1);
+    std::thread::scope(|scope| {
+        let (pieces, only) = (&pieces, &only);
+        scope.spawn(move || {
+            // `tx` is moved here: the channel closes when this ends.
+            for (w, window) in pieces.chunks(WINDOW).enumerate() {
+                let parts = window
+                    .par_iter()
+                    .enumerate()
+                    .map(|(k, piece)| {
+                        let only = only.as_ref().map(|o| o[w * WINDOW + k].as_slice());
+                        oracle.table_rows(game, piece.clone(), options.all_symmetries, only, true)
+                    })
+                    .collect::<Result<Vec<Columns>, _>>()
+                    .map_err(anyhow::Error::from);
+                let failed = parts.is_err();
+                // A closed channel: the writer stopped on an error of its own.
+                if tx.send(parts).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        write_in_order(rx, game, &schema, options, sink)
+    })
+}
+
+/// The pieces `span` is walked in, in order.
+fn pieces(span: u64, piece: u64) -> Vec<Range<u64>> {
+    let piece = piece.max(1);
+    (0..span.div_ceil(piece))
+        .map(|k| k * piece..((k + 1) * piece).min(span))
+        .collect()
+}
+
+/// Writes the windows of rows `windows` gives, in order, in row groups of
+/// `options.row_group`, and finishes `sink`.
+fn write_in_order(
+    windows: std::sync::mpsc::Receiver<Result<Vec<Columns>>>,
+    game: GameId,
+    schema: &[Column],
+    options: &ExportOptions,
+    mut sink: Box<dyn Sink + '_>,
+) -> Result<ExportSummary> {
     let mut buffer = Columns::default();
     let mut rows = 0u64;
-    let mut flush = |buffer: &mut Columns, sink: &mut Box<dyn Sink + '_>| -> Result<()> {
-        if !buffer.is_empty() {
-            let group = std::mem::replace(buffer, Columns::new(buffer.move_slots));
-            sink.write_group(group.len(), &values(game, &schema, &group)?)?;
+    let row_group = options.row_group.max(1);
+    let mut write = |group: Columns, sink: &mut Box<dyn Sink + '_>| -> Result<()> {
+        if !group.is_empty() {
+            sink.write_group(group.len(), &values(game, schema, &group)?)?;
             rows += group.len() as u64;
         }
         Ok(())
     };
-    for (w, window) in pieces.chunks(WINDOW).enumerate() {
-        let parts = window
-            .par_iter()
-            .enumerate()
-            .map(|(k, piece)| {
-                let only = only.as_ref().map(|o| o[w * WINDOW + k].as_slice());
-                oracle.table_rows(game, piece.clone(), options.all_symmetries, only, true)
-            })
-            .collect::<Result<Vec<Columns>, _>>()?;
-        for part in parts {
+    // Row groups of exactly `row_group` rows but the last, however the
+    // pieces fall; split off from the back, so each row is moved once.
+    for parts in windows {
+        for part in parts? {
             if buffer.is_empty() {
                 buffer = Columns::new(part.move_slots);
             }
             buffer.append(part);
-            if buffer.len() >= options.row_group {
-                flush(&mut buffer, &mut sink)?;
+            if buffer.len() >= row_group {
+                let tail = buffer.split_off(buffer.len() / row_group * row_group);
+                let mut groups = Vec::new();
+                while !buffer.is_empty() {
+                    groups.push(buffer.split_off(buffer.len() - row_group));
+                }
+                for group in groups.into_iter().rev() {
+                    write(group, &mut sink)?;
+                }
+                buffer = tail;
             }
         }
     }
-    flush(&mut buffer, &mut sink)?;
+    write(buffer, &mut sink)?;
     sink.finish()?;
     Ok(ExportSummary { rows })
 }
@@ -464,57 +516,107 @@ fn parquet_sink(
 /// No table of `game`, or a damaged one.
 pub fn card_row(oracle: &Oracle, game: GameId) -> Result<String> {
     let span = oracle.table_span(game)?;
-    let all = (0..span.div_ceil(PIECE))
+    // Piece by piece on every core, each piece's figures added up: memory
+    // holds a window of pieces' values, never a table's.
+    let tally = pieces(span, PIECE)
         .into_par_iter()
-        .map(|k| oracle.table_count(game, k * PIECE..((k + 1) * PIECE).min(span), true))
-        .sum::<Result<u64, _>>()?;
-    let rows = oracle.table_rows(game, 0..span, false, None, false)?;
-    let n = rows.len() as u64;
-    let share = |k: usize| {
-        let k = k as u64;
+        .map(|piece| -> Result<Tally> {
+            let all = oracle.table_count(game, piece.clone(), true)?;
+            let rows = oracle.table_rows(game, piece, false, None, false)?;
+            Ok(Tally::of(&rows, all))
+        })
+        .try_reduce(Tally::default, |a, b| Ok(a.add(&b)))?;
+    let n = tally.rows;
+    let share = |k: u64| {
         format!(
             "{} ({:.1}%)",
             thousands(k),
             100.0 * k as f64 / n.max(1) as f64
         )
     };
-    let count = |sign: i8| rows.result.iter().filter(|&&r| r == sign).count();
-    let stored = rows.stored.iter().filter(|&&s| s).count() as u64;
+    let [wins, draws, losses] = tally.results;
     if is_dots(game) {
-        let low = rows.value.iter().min().copied().unwrap_or(0);
-        let high = rows.value.iter().max().copied().unwrap_or(0);
+        let (low, high) = tally.values.unwrap_or((0, 0));
         Ok(format!(
             "| `{game}` | {} | {} | {} | {} | {} | {} | {} | {low}..{high} |",
             thousands(n),
-            thousands(stored),
-            thousands(n - stored),
-            thousands(all),
-            share(count(1)),
-            share(count(0)),
-            share(count(-1)),
+            thousands(tally.stored),
+            thousands(n - tally.stored),
+            thousands(tally.all),
+            share(wins),
+            share(draws),
+            share(losses),
         ))
     } else {
-        let over = rows
-            .plies
-            .iter()
-            .zip(&rows.code)
-            .filter(|(p, _)| **p == 0)
-            .count();
-        let x_to_move = rows
-            .code
-            .iter()
-            .filter(|c| (c[0] | c[1]).count_ones() % 2 == 0)
-            .count();
         Ok(format!(
             "| `{game}` | {} | {} | {} | {} | {} | {} | {} |",
             thousands(n),
-            thousands(all),
-            thousands(x_to_move as u64),
-            thousands(over as u64),
-            share(count(1)),
-            share(count(0)),
-            share(count(-1)),
+            thousands(tally.all),
+            thousands(tally.x_to_move),
+            thousands(tally.over),
+            share(wins),
+            share(draws),
+            share(losses),
         ))
+    }
+}
+
+/// The card's figures over some rows, added up piece by piece.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    /// Canonical rows.
+    rows: u64,
+    /// Rows with every symmetric image.
+    all: u64,
+    /// Rows the table holds an entry of its own for.
+    stored: u64,
+    /// Wins, draws, losses for the side to move.
+    results: [u64; 3],
+    /// The least and greatest value, if any row.
+    values: Option<(i8, i8)>,
+    /// Rows with no ply left (the game is over).
+    over: u64,
+    /// Rows with an even number of stones (X to move).
+    x_to_move: u64,
+}
+
+impl Tally {
+    /// The figures of `rows` (values only), whose rows with every image
+    /// are `all`.
+    fn of(rows: &Columns, all: u64) -> Tally {
+        let count = |sign: i8| rows.result.iter().filter(|&&r| r == sign).count() as u64;
+        let low = rows.value.iter().min().copied();
+        let high = rows.value.iter().max().copied();
+        Tally {
+            rows: rows.len() as u64,
+            all,
+            stored: rows.stored.iter().filter(|&&s| s).count() as u64,
+            results: [count(1), count(0), count(-1)],
+            values: low.zip(high),
+            over: rows.plies.iter().filter(|&&p| p == 0).count() as u64,
+            x_to_move: rows
+                .code
+                .iter()
+                .filter(|c| (c[0] | c[1]).count_ones() % 2 == 0)
+                .count() as u64,
+        }
+    }
+
+    /// Both tallies' figures together.
+    fn add(&self, other: &Tally) -> Tally {
+        let values = match (self.values, other.values) {
+            (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
+            (a, b) => a.or(b),
+        };
+        Tally {
+            rows: self.rows + other.rows,
+            all: self.all + other.all,
+            stored: self.stored + other.stored,
+            results: [0, 1, 2].map(|i| self.results[i] + other.results[i]),
+            values,
+            over: self.over + other.over,
+            x_to_move: self.x_to_move + other.x_to_move,
+        }
     }
 }
 

@@ -155,6 +155,17 @@ impl Words<'_> {
     pub(super) fn u64_at(&self, at: usize) -> u64 {
         self.words[at / 8].load(Ordering::Relaxed)
     }
+
+    /// All the bytes, copied out (a word at a time).
+    pub(super) fn to_vec(self) -> Vec<u8> {
+        let mut bytes: Vec<u8> = self
+            .words
+            .iter()
+            .flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes())
+            .collect();
+        bytes.truncate(self.len);
+        bytes
+    }
 }
 
 /// `bytes` packed into fresh words (a block read without a frame).

@@ -435,6 +435,19 @@ impl<D: TableData> Table<D> {
         self.with_block(slot / block_entries, |block| block.byte(at))
     }
 
+    /// The decoded entries of block `block` (the slots
+    /// [`block_span`](Table::block_span) gives), copied out of its frame in
+    /// the cache, or decoded and kept there: for code that reads every
+    /// entry of a block, one cache lookup instead of one per entry.
+    ///
+    /// # Errors
+    ///
+    /// As [`entry`](Table::entry): a block past the end, a corrupt or
+    /// unreadable block, the whole-file check's error once it has failed.
+    pub fn block_entries(&self, block: u64) -> Result<Vec<u8>, TableError> {
+        self.with_block(block, |words| words.to_vec())
+    }
+
     /// The length of the table's head: everything before the first block
     /// (prefix, header, block index and their checksums).
     pub fn head_len(&self) -> usize {

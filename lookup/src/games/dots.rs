@@ -776,6 +776,11 @@ impl Game for Dots {
         Edges(self.shared_symmetries().canonical(position.0))
     }
 
+    /// By the shared lookup tables, stopping at the first smaller image.
+    fn is_canonical(&self, position: Edges) -> bool {
+        self.shared_symmetries().is_canonical(position.0)
+    }
+
     /// The [`EndgameSolver`], with chain and loop theory.
     fn exact_solver(&self, limits: SearchLimits) -> Option<Box<dyn ExactSolver<Edges>>> {
         Some(Box::new(EndgameSolver::new(*self, limits)))

@@ -42,6 +42,12 @@ pub struct Args {
     /// Rows per Parquet row group.
     #[arg(long, default_value_t = 1 << 18, value_parser = clap::value_parser!(u64).range(1..))]
     row_group: u64,
+    /// Decoded table blocks to keep, in MiB. A move's value is read from
+    /// anywhere in the table, so an export decodes a block again for every
+    /// probe that misses: the default keeps a dots 3×4 table whole (2 GiB
+    /// decoded; smaller tables take only what they are).
+    #[arg(long, default_value_t = 2560)]
+    cache_mib: usize,
     /// Print the dataset card's figures (counts and class balance, the
     /// computed tables of docs/datasets.md) instead of exporting.
     #[arg(long)]
@@ -51,7 +57,8 @@ pub struct Args {
 pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
     let tables = &args.tables.tables;
     let oracle = Oracle::open(tables)
-        .with_context(|| format!("opening tables directory {}", tables.display()))?;
+        .with_context(|| format!("opening tables directory {}", tables.display()))?
+        .with_cache_capacity(args.cache_mib.saturating_mul(1 << 20));
     if args.card {
         return print_card(&oracle, &args.game, io);
     }
@@ -87,6 +94,7 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
         sample: args.sample,
         seed: args.seed,
         row_group: usize::try_from(args.row_group).unwrap_or(usize::MAX),
+        ..ExportOptions::default()
     };
     let started = Instant::now();
     let out = args.out.unwrap_or_else(|| {
