@@ -222,8 +222,11 @@ async fn a_search_past_its_budget_is_503_budget() {
     assert_eq!(status, 200);
 }
 
+/// A margin's lower and upper bound.
+type Range = (i64, i64);
+
 /// The margins of a `bounds` object's value and moves, by move.
-fn bound_ranges(bounds: &Value) -> ((i64, i64), Vec<(String, (i64, i64))>) {
+fn bound_ranges(bounds: &Value) -> (Range, Vec<(String, Range)>) {
     let range = |b: &Value| (b["lower"].as_i64().unwrap(), b["upper"].as_i64().unwrap());
     let moves = bounds["moves"]
         .as_array()
