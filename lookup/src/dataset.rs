@@ -281,7 +281,7 @@ pub fn table_span<G: Tabled, D: TableData>(game: &G, table: &Table<D>) -> u64 {
 ///
 /// # Errors
 ///
-/// A [`TableError`](crate::TableError) for a damaged block.
+/// A [`TableError`] for a damaged block.
 pub fn table_positions<G: Tabled, D: TableData>(
     game: &G,
     table: &Table<D>,

@@ -50,7 +50,7 @@ pub struct MoveValue<G: Tabled> {
     /// The same as a [`Score`] of the position before the move.
     pub score: Score,
     /// Whether the plies are an upper bound (a strategy's; the result is
-    /// exact): see [`Probed::at_most`].
+    /// exact): see `Probed::at_most`.
     pub at_most: bool,
 }
 
@@ -83,7 +83,7 @@ pub struct Answer<G: Tabled> {
     pub moves: Vec<MoveValue<G>>,
     /// Where the values came from.
     pub source: Source,
-    /// Whether the value's plies are an upper bound (see [`Probed::at_most`]).
+    /// Whether the value's plies are an upper bound (see `Probed::at_most`).
     pub at_most: bool,
     /// The legal moves missing from [`moves`](Answer::moves): those a table
     /// that covers the position does not cover (they are not searched).

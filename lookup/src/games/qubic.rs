@@ -696,7 +696,7 @@ impl Game for Qubic {
 /// it covers the positions the strategy reaches, X's with the strategy's
 /// move and a bound on the plies to the win, O's through their moves; every
 /// other position is searched. Values from it are wins and losses "in at
-/// most N plies" ([`Probed::at_most`]), exact only for a line completed at
+/// most N plies" (`Probed::at_most`), exact only for a line completed at
 /// once.
 impl Tabled for Qubic {
     const INDEX: IndexScheme = IndexScheme::SortedWideKeys;

@@ -14,7 +14,7 @@
 //! 2. the record of its canonical board: the move (mapped back) and its
 //!    bound;
 //! 3. a shortest threat line on the canonical board of X ([`ThreatSearch::find_shortest`] within
-//!    [`THREAT_BUDGET`](super::prover::THREAT_BUDGET) nodes): its first move
+//!    [`THREAT_BUDGET`] nodes): its first move
 //!    and its plies (every defence but the block loses sooner; after the
 //!    block a line one move shorter is left, so the bounds shrink along
 //!    it).
