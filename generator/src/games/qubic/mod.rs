@@ -144,7 +144,7 @@ impl Buildable for Qubic {
     }
 
     /// The proof ([`prove_strategy`]) from the empty board, tasks on
-    /// [`proof_threads`] threads, progress on standard error.
+    /// `proof_threads` threads, progress on standard error.
     fn try_solve_table(&self) -> Result<Solution> {
         let options = ProofOptions {
             threads: proof_threads(),
