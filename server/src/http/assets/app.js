@@ -62,6 +62,28 @@ function coord(mv) {
   return S.rules.coord(mv);
 }
 
+/** One entry of the move list: a button with the move's place and value
+ * (`v` from the board's values), `extra` classes, `hint` read aloud. */
+function moveItem(move, v, extra, hint) {
+  const li = document.createElement("li");
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = `move ${v.cls}${extra}`;
+  b.style.setProperty("--strength", String(v.strength));
+  b.dataset.move = move;
+  const where = document.createElement("span");
+  where.className = "coord";
+  where.textContent = coord(move);
+  const what = document.createElement("span");
+  what.textContent = v.text;
+  b.append(where, " ", what);
+  b.setAttribute("aria-label", `${S.rules.where(move)}: ${v.text}${hint ? `, ${hint}` : ""}`);
+  b.setAttribute("aria-disabled", String(S.busy));
+  b.addEventListener("click", () => onPick(move));
+  li.append(b);
+  return li;
+}
+
 // ---- the position -----------------------------------------------------------
 
 /** Replays the history to `at`: the board, the side to move, box owners, scores. */
@@ -386,49 +408,14 @@ function render() {
   } else if (!S.editing && S.answer && S.answer.ok) {
     for (const m of S.answer.json.moves) {
       const v = values.get(m.move);
-      const li = document.createElement("li");
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = `move ${v.cls}${v.best ? " best" : ""}`;
-      b.style.setProperty("--strength", String(v.strength));
-      b.dataset.move = m.move;
-      const where = document.createElement("span");
-      where.className = "coord";
-      where.textContent = coord(m.move);
-      const what = document.createElement("span");
-      what.textContent = v.text;
-      b.append(where, " ", what);
-      b.setAttribute("aria-label", `${S.rules.where(m.move)}: ${v.text}${v.hint ? `, ${v.hint}` : ""}`);
-      b.setAttribute("aria-disabled", String(S.busy));
-      b.addEventListener("click", () => onPick(m.move));
-      li.append(b);
-      list.append(li);
+      list.append(moveItem(m.move, v, v.best ? " best" : "", v.hint));
     }
   } else if (unknown && S.answer.bounds) {
     // What may be best first: by the top of each move's range, then its
     // bottom.
     const moves = [...S.answer.bounds.moves].sort((a, b) =>
       rankBound(b.upper) - rankBound(a.upper) || rankBound(b.lower) - rankBound(a.lower));
-    for (const m of moves) {
-      const v = values.get(m.move);
-      const li = document.createElement("li");
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = `move ${v.cls}`;
-      b.style.setProperty("--strength", String(v.strength));
-      b.dataset.move = m.move;
-      const where = document.createElement("span");
-      where.className = "coord";
-      where.textContent = coord(m.move);
-      const what = document.createElement("span");
-      what.textContent = v.text;
-      b.append(where, " ", what);
-      b.setAttribute("aria-label", `${S.rules.where(m.move)}: ${v.text}`);
-      b.setAttribute("aria-disabled", String(S.busy));
-      b.addEventListener("click", () => onPick(m.move));
-      li.append(b);
-      list.append(li);
-    }
+    for (const m of moves) list.append(moveItem(m.move, values.get(m.move), "", ""));
   } else if (unknown) {
     const li = document.createElement("li");
     li.className = "note";
