@@ -204,8 +204,10 @@ where
                 let _ = writeln!(io.out, "{error}");
             } else {
                 let _ = writeln!(io.err, "error: {message}");
+                // Beside the error: a failed command writes nothing to
+                // standard output, so a script never reads half an answer.
                 if let Some(bounds) = bounds {
-                    let _ = output::print_bounds(bounds, io.out, io.paint);
+                    let _ = output::print_bounds(bounds, io.err, io.paint);
                 }
             }
             kind.map_or(1, exit_code)
