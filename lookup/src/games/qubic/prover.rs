@@ -217,28 +217,27 @@ fn child_images(images: &Images, cell: u8, x_moves: bool, out: &mut Images) {
 
 /// The least image (X's mask first) and a symmetry giving it.
 fn least(images: &Images) -> (QubicBoard, usize) {
-    let mut best = (images[0].0, images[0].1, 0);
-    for (s, &(x, o)) in images.iter().enumerate().skip(1) {
-        if x < best.0 || (x == best.0 && o < best.1) {
-            best = (x, o, s);
-        }
-    }
-    (
-        QubicBoard {
-            x: best.0,
-            o: best.1,
-        },
-        best.2,
-    )
+    least_by(images, |_, image| image)
 }
 
 /// The least image of the board after a move, without building its images.
 fn least_after(images: &Images, cell: u8, x_moves: bool) -> (QubicBoard, usize) {
-    let mut best = (u64::MAX, u64::MAX, 0);
-    for (s, &(x, o)) in images.iter().enumerate() {
+    least_by(images, |s, (x, o)| {
         let bit = 1u64 << SYMMETRIES[s][usize::from(cell)];
-        let (x, o) = if x_moves { (x | bit, o) } else { (x, o | bit) };
-        if x < best.0 || (x == best.0 && o < best.1) {
+        if x_moves { (x | bit, o) } else { (x, o | bit) }
+    })
+}
+
+/// The least of `image(s, images[s])` over the symmetries `s` (X's mask
+/// first), and the first symmetry giving it.
+fn least_by(
+    images: &Images,
+    image: impl Fn(usize, (u64, u64)) -> (u64, u64),
+) -> (QubicBoard, usize) {
+    let mut best = (u64::MAX, u64::MAX, 0);
+    for (s, &pair) in images.iter().enumerate() {
+        let (x, o) = image(s, pair);
+        if (x, o) < (best.0, best.1) {
             best = (x, o, s);
         }
     }
