@@ -915,7 +915,9 @@ async def refusals(binary):
         first, second = await seats(port, made)
         a = await WebSocket.open(port, f"/api/v1/rooms/{made['room']}/ws?token={first}")
         await a.drain(0.3)
-        for name, msg in (("a move for the other seat", None), ("an illegal move", '{"type":"move","move":"9"}'),
+        # The illegal move first, while it is this seat's turn (after its
+        # move the refusal would be "not your turn", whatever the move).
+        for name, msg in (("an illegal move", '{"type":"move","move":"9"}'), ("a move for the other seat", None),
                           ("not JSON", "{{{"), ("an unknown type", '{"type":"resign"}')):
             if msg is None:
                 await a.send('{"type":"move","move":"0"}')
