@@ -403,3 +403,104 @@ fn completions_survive_a_closed_pipe() {
     child.wait().unwrap();
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// One HTTP/1.1 GET on a connection of its own; the answer's body as JSON.
+fn get_json(port: u16, path: &str) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    serde_json::from_str(body).unwrap()
+}
+
+/// `serve --http` keeps answering from the tables it opened until SIGHUP,
+/// then picks up what changed: a removed table's game is searched (under
+/// the search limits, not in place), a table put back is read again.
+#[test]
+fn a_hangup_makes_the_http_server_pick_up_changed_tables() {
+    use std::io::{BufRead, BufReader};
+    let (tables, aside, data) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tables/tictactoe.sdb");
+    let table = tables.path().join("tictactoe.sdb");
+    std::fs::copy(root, &table).unwrap();
+    let mut child = solvedb()
+        .args(["serve", "--http", "--addr", "127.0.0.1:0", "--tables"])
+        .arg(tables.path())
+        .arg("--data")
+        .arg(data.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let port: u16 = first
+        .trim()
+        .strip_prefix("listening on http://127.0.0.1:")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("{first}"))
+        .parse()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut hang_up = |expect: &str| {
+        let status = Command::new("kill")
+            .args(["-HUP", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        // The server says what it reloaded once it has.
+        let line = stderr
+            .by_ref()
+            .map(Result::unwrap)
+            .find(|line| line.contains("SIGHUP"))
+            .expect("the server reports the reload");
+        assert!(line.contains(expect), "{line}");
+    };
+    let probe = "/api/v1/probe?game=tictactoe&position=X../.O./...";
+    let table_game = |port| {
+        let games = get_json(port, "/api/v1/games");
+        games["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["game"] == "tictactoe")
+            .unwrap()["table"]
+            .clone()
+    };
+    let at_start = get_json(port, probe);
+    assert_eq!(at_start["source"], "table", "{at_start}");
+    assert_eq!(table_game(port), true);
+
+    // Removed: answered from the open file until the hangup, then searched.
+    std::fs::rename(&table, aside.path().join("tictactoe.sdb")).unwrap();
+    assert_eq!(get_json(port, probe)["source"], "table");
+    hang_up("reopening the tables of tictactoe");
+    let searched = get_json(port, probe);
+    assert_eq!(searched["source"], "search", "{searched}");
+    assert_eq!(searched["result"], at_start["result"]);
+    assert_eq!(searched["plies"], at_start["plies"]);
+    assert_eq!(table_game(port), false);
+
+    // Put back: read again after the next hangup; one with nothing changed
+    // says so.
+    std::fs::copy(root, &table).unwrap();
+    hang_up("reopening the tables of tictactoe");
+    assert_eq!(get_json(port, probe)["source"], "table");
+    assert_eq!(table_game(port), true);
+    hang_up("no table changed");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

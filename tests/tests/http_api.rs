@@ -261,8 +261,13 @@ fn assert_bounds_hold(bounds: &Value, exact: &solvedb_lookup::Report, what: &str
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_past_its_budget_says_what_it_proved() {
+    // Only the node budget may stop these searches: on a loaded machine
+    // the default 3 s could run out first (or before the search starts),
+    // and a stop before any search has proved nothing to report.
     let server = start(ServerLimits {
         search_nodes: Some(3000),
+        search_time: Duration::from_secs(120),
+        request_time: Duration::from_secs(120),
         ..ServerLimits::default()
     })
     .await;

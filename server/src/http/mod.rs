@@ -143,7 +143,7 @@ pub struct AppState {
     pub oracle: Arc<Oracle>,
     /// The games whose table file exists: answered in place, without a
     /// search slot.
-    pub tabled: Arc<HashSet<GameId>>,
+    pub tabled: Arc<Tabled>,
     /// Slots for live searches, and the requests waiting for one.
     pub searches: Arc<api::SearchSlots>,
     /// The limits requests and searches run under.
@@ -180,17 +180,8 @@ impl AppState {
                 threads: None,
                 ..solvedb_lookup::SearchLimits::default()
             });
-        let tabled: HashSet<GameId> = solvedb_lookup::catalogue()
-            .iter()
-            .map(|game| game.id)
-            .filter(|game| tables.join(game.table_file_name()).is_file())
-            .collect();
-        // Open every table now, so that no request waits for a table to be
-        // read (table answers run on the async workers). A damaged table
-        // is reported by the answers that need it, as everywhere.
-        for &game in &tabled {
-            let _ = with_game!(game, g => oracle.probe(game, &g.notation(g.start())));
-        }
+        let tabled = Tabled::scan(tables);
+        tabled.open_all(&oracle);
         Ok(AppState {
             oracle: Arc::new(oracle),
             tabled: Arc::new(tabled),
@@ -407,11 +398,120 @@ async fn shutdown_signal() {
     }
 }
 
+/// The games whose table file is in the tables directory, as last scanned
+/// (at start and on each reload). Their answers take microseconds and run
+/// in place on the async workers; every other game's answers are searches,
+/// which wait for a search slot and stop at the request's deadline. Kept
+/// true on reload so that a game whose table was removed is searched under
+/// those limits, never in place.
+#[derive(Debug)]
+pub struct Tabled {
+    dir: std::path::PathBuf,
+    games: std::sync::RwLock<HashSet<GameId>>,
+}
+
+impl Tabled {
+    /// The games of the catalogue whose table file is in `dir`.
+    pub fn scan(dir: &std::path::Path) -> Tabled {
+        Tabled {
+            dir: dir.to_owned(),
+            games: std::sync::RwLock::new(Tabled::present(dir)),
+        }
+    }
+
+    fn present(dir: &std::path::Path) -> HashSet<GameId> {
+        solvedb_lookup::catalogue()
+            .iter()
+            .map(|game| game.id)
+            .filter(|game| dir.join(game.table_file_name()).is_file())
+            .collect()
+    }
+
+    /// Whether `game`'s table was there at the last scan.
+    pub fn contains(&self, game: &GameId) -> bool {
+        self.games
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(game)
+    }
+
+    /// Scans the directory again (after [`Oracle::reload`]).
+    pub fn rescan(&self) {
+        let now = Tabled::present(&self.dir);
+        *self
+            .games
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = now;
+    }
+
+    /// Opens every table now, so that no request waits for a table's head
+    /// to be read (table answers run on the async workers). A damaged table
+    /// is reported by the answers that need it, as everywhere.
+    pub fn open_all(&self, oracle: &Oracle) {
+        let games: Vec<GameId> = self
+            .games
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .copied()
+            .collect();
+        for game in games {
+            let _ = with_game!(game, g => oracle.probe(game, &g.notation(g.start())));
+        }
+    }
+}
+
+/// On every SIGHUP, picks up the tables rebuilt since they were opened
+/// ([`Oracle::reload`]: a `stat` per opened table; a table renamed over its
+/// file, removed or created is opened afresh by the next question about
+/// its game, answers in flight finish on the old one), scans the directory
+/// again for [`Tabled`], and sends a line saying what it reopened to
+/// `said` (which [`run`] writes to its error stream: the process's standard
+/// error is locked by the caller). Runs until the runtime stops.
+#[cfg(unix)]
+async fn reload_on_hangup(
+    oracle: Arc<Oracle>,
+    tabled: Arc<Tabled>,
+    said: tokio::sync::mpsc::UnboundedSender<String>,
+) {
+    let Ok(mut hangups) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+    else {
+        return;
+    };
+    while hangups.recv().await.is_some() {
+        let (oracle, tabled) = (Arc::clone(&oracle), Arc::clone(&tabled));
+        // A `stat` per table, then the changed tables' heads read: off the
+        // async workers.
+        let Ok(games) = tokio::task::spawn_blocking(move || {
+            let games = oracle.reload();
+            tabled.rescan();
+            tabled.open_all(&oracle);
+            games
+        })
+        .await
+        else {
+            continue;
+        };
+        let names: Vec<String> = games.iter().map(ToString::to_string).collect();
+        let line = if names.is_empty() {
+            "solvedb serve: SIGHUP: no table changed".to_owned()
+        } else {
+            format!(
+                "solvedb serve: SIGHUP: reopening the tables of {}",
+                names.join(", ")
+            )
+        };
+        if said.send(line).is_err() {
+            return;
+        }
+    }
+}
+
 /// `solvedb serve --http`: raises the open-files limit, binds `addr`,
 /// prints `listening on http://HOST:PORT/` as the first line of `out` (and
 /// to `err` the limits in force, with a warning for an address other than
-/// loopback), and serves until Ctrl-C or SIGTERM. The leaderboard is kept
-/// in `data`.
+/// loopback), and serves until Ctrl-C or SIGTERM; SIGHUP picks up rebuilt
+/// tables ([`Oracle::reload`]). The leaderboard is kept in `data`.
 ///
 /// # Errors
 ///
@@ -435,6 +535,15 @@ pub fn run(
         .build()
         .context("starting the tokio runtime")?;
     let served = runtime.block_on(async {
+        let (said, mut heard) = tokio::sync::mpsc::unbounded_channel::<String>();
+        #[cfg(unix)]
+        tokio::spawn(reload_on_hangup(
+            Arc::clone(&state.oracle),
+            Arc::clone(&state.tabled),
+            said,
+        ));
+        #[cfg(not(unix))]
+        drop(said);
         let listener = bind(addr).await?;
         let local = listener.local_addr().context("reading the bound address")?;
         writeln!(out, "listening on http://{local}/")?;
@@ -459,7 +568,17 @@ pub fn run(
             limits.search_queue,
             limits.search_time.as_secs_f64(),
         )?;
-        serve_until(listener, state, shutdown_signal()).await
+        let serving = serve_until(listener, state, shutdown_signal());
+        tokio::pin!(serving);
+        loop {
+            tokio::select! {
+                served = &mut serving => break served,
+                Some(line) = heard.recv() => {
+                    writeln!(err, "{line}")?;
+                    err.flush()?;
+                }
+            }
+        }
     });
     // A search still running stops at its next poll (its request was
     // dropped); a record in progress is one transaction either way.

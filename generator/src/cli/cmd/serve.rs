@@ -26,7 +26,8 @@ pub struct Args {
     /// second per address; past any of them an immediate 503 with the error
     /// object. Decoded table blocks: 64 MiB (least recently used out).
     /// Rooms: see `--move-clock`, the README for the rest.
-    /// Shutdown (Ctrl-C, SIGTERM) within 5 s.
+    /// Shutdown (Ctrl-C, SIGTERM) within 5 s. SIGHUP picks up tables
+    /// rebuilt, added or removed since they were opened.
     #[arg(long, verbatim_doc_comment)]
     http: bool,
     /// With `--http`: the address to listen on (default 127.0.0.1:8080;
