@@ -1,7 +1,7 @@
 //! Experiments with the Qubic prover: `qubic_prove [MOVES] [--mib N] [--threats N]
-//! [--nodes N] [--width K] [--widen-pn P] [--narrow-from STONES] [--pass-cache ENTRIES] [--no-estimate]
+//! [--nodes N] [--width K] [--widen-pn P] [--narrow-from STONES] [--pass-cache ENTRIES] [--weak] [--epsilon PERCENT] [--replace-by-work] [--no-estimate]
 //! [--trace DEPTH] [--suite STONES COUNT] [--check STONES COUNT]
-//! [--tasks PART PARTS MOVES...]`.
+//! [--tasks PART PARTS MOVES...] [--x-moves MOVES...]`.
 
 use std::time::Instant;
 
@@ -119,6 +119,12 @@ fn main() {
                 i += 1;
             }
             "--no-estimate" => limits.estimate = false,
+            "--weak" => limits.weak = true,
+            "--epsilon" => {
+                limits.epsilon_percent = args[i + 1].parse().unwrap();
+                i += 1;
+            }
+            "--replace-by-work" => limits.replace_by_work = true,
             "--width" => {
                 limits.width = args[i + 1].parse().unwrap();
                 i += 1;
@@ -158,6 +164,14 @@ fn main() {
                 let parts: usize = args[i + 2].parse().unwrap();
                 let moves = args[i + 3..].join(" ");
                 tasks(&moves, part, parts, limits);
+                return;
+            }
+            "--x-moves" => {
+                // `--x-moves MOVES...`: X's moves in the position after
+                // MOVES (X to move), up to symmetry, each position after
+                // one (O to move) proved by a prover of its own.
+                let moves = args[i + 1..].join(" ");
+                x_moves(&moves, limits);
                 return;
             }
             "--check" => {
@@ -268,4 +282,33 @@ fn tasks(moves: &str, part: usize, parts: usize, limits: ProverLimits) {
         "part {part}/{parts}: {proved} proved, {nodes} nodes, {:.2?}",
         started.elapsed()
     );
+}
+
+/// X's moves in the position after `moves` (X to move), up to symmetry
+/// and in canonical order, each position after one (O to move) proved by a
+/// prover of its own within the limits: per-move figures.
+fn x_moves(moves: &str, limits: ProverLimits) {
+    let before = Qubic.parse(moves).unwrap();
+    assert!(before.x_to_move(), "the moves must leave X to move");
+    let mut children: Vec<(QubicBoard, String)> = Vec::new();
+    for mv in Qubic.moves(before) {
+        let child = Qubic.play(before, mv).0;
+        let (canonical, _) = solvedb_lookup::games::qubic::canonical_with_symmetry(child);
+        if !children.iter().any(|(c, _)| *c == canonical) {
+            children.push((canonical, Qubic.notation(child)));
+        }
+    }
+    for (child, notation) in children {
+        let mut prover = Prover::new(Attacker::X, limits);
+        let t = Instant::now();
+        let verdict = prover.prove(child);
+        let stats = prover.stats();
+        println!(
+            "{notation}: {:?} {} nodes ({} mid) {:.2?}",
+            verdict.map_err(|_| "budget"),
+            prover.nodes(),
+            stats.mid_calls,
+            t.elapsed(),
+        );
+    }
 }

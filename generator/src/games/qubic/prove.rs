@@ -84,6 +84,15 @@ pub const TASK_NARROW_FROM: u32 = 6;
 /// O-5 tasks with [`TASK_NARROW_FROM`], 500 took more (docs/qubic.md).
 pub const TASK_THREAT_BUDGET: u64 = 2_000;
 
+/// Whether a task's proof table replaces by work alone
+/// ([`ProverLimits::replace_by_work`]): where a task's table fills, the
+/// defences proved at once by a line's zone (millions of one-node entries)
+/// no longer push out the open subtrees; with the O-1 task in a table of
+/// 2¹⁹ entries (a quarter of what it uses) it took 357,450 proof-search
+/// calls against 733,816; where the table does not fill nothing changes
+/// (docs/qubic.md).
+pub const TASK_REPLACE_BY_WORK: bool = true;
+
 /// Bytes of a task's proof table per entry of its cache of pass lines
 /// ([`ProverLimits::pass_cache`]): 2 GiB give 2²⁰ entries (56 MiB).
 const PASS_CACHE_PER_TABLE_BYTE: u64 = 2048;
@@ -380,6 +389,7 @@ fn run_task(
             narrow_from: TASK_NARROW_FROM,
             threat_budget: TASK_THREAT_BUDGET,
             pass_cache: (options.task_table_bytes / PASS_CACHE_PER_TABLE_BYTE) as usize,
+            replace_by_work: TASK_REPLACE_BY_WORK,
             ..ProverLimits::default()
         },
     );

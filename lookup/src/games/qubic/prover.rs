@@ -73,6 +73,24 @@ pub struct ProverLimits {
     /// Entries of the cache of pass lines (the attacker's threat line
     /// when the defender, to move, passes), a power of two; `0` for none.
     pub pass_cache: usize,
+    /// Weak proof numbers (Ueda, Hashimoto, Hashimoto and Iida, "Weak
+    /// proof-number search", CG 2008): the sum over an AND node's children
+    /// (and the disproof numbers' over an OR node's) becomes the largest
+    /// child's number plus one for each other unsolved child, which counts
+    /// a subtree shared by transpositions once rather than once per parent.
+    /// A node is still proved only when every AND child is (the numbers
+    /// only choose where to search).
+    pub weak: bool,
+    /// How a full bucket of the proof table chooses the entry to replace:
+    /// `false`, open entries before solved ones, then the least work;
+    /// `true`, the least work alone (a solved leaf that cost one node, such
+    /// as a defence outside a line's zone, goes before an open subtree that
+    /// cost millions, and is found again at once when it is needed).
+    pub replace_by_work: bool,
+    /// The ε of the 1 + ε trick in percent: a child is searched until its
+    /// number passes the second-best's times 1 + ε (25: the prover's
+    /// first setting; larger stays longer in one subtree).
+    pub epsilon_percent: u32,
 }
 
 /// The node budget of every threat search whose result a table relies on:
@@ -92,6 +110,9 @@ impl Default for ProverLimits {
             widen_pn: INFINITE,
             narrow_from: 0,
             pass_cache: 0,
+            weak: false,
+            replace_by_work: false,
+            epsilon_percent: 25,
         }
     }
 }
@@ -220,8 +241,65 @@ fn least(images: &Images) -> (QubicBoard, usize) {
     least_by(images, |_, image| image)
 }
 
-/// The least image of the board after a move, without building its images.
-fn least_after(images: &Images, cell: u8, x_moves: bool) -> (QubicBoard, usize) {
+/// The symmetries ordered by the image of X's mask (then by number): the
+/// order in which [`least_after`] visits them, so that it can stop early.
+type Order = [u8; SYMMETRY_COUNT];
+
+/// The symmetries of `images` ordered by X's image, then by number.
+fn x_order(images: &Images) -> Order {
+    let mut order: Order = std::array::from_fn(|s| s as u8);
+    order.sort_unstable_by_key(|&s| (images[usize::from(s)].0, s));
+    order
+}
+
+/// The least image of the board after a move (X's mask first) and the
+/// first symmetry giving it, without building its images: the same answer
+/// as [`least_after_all`], which looks at all 192, from the few the order
+/// allows. After X's move every image's X mask gains a bit, so once an
+/// image's X mask alone is at least the best found, no later one (in
+/// `order`) can be less or equal; after O's move X's masks do not change,
+/// so only the images with the least X mask count.
+fn least_after(images: &Images, order: &Order, cell: u8, x_moves: bool) -> (QubicBoard, usize) {
+    let cell = usize::from(cell);
+    let mut best = (u64::MAX, u64::MAX, usize::MAX);
+    if x_moves {
+        for &s in order {
+            let s = usize::from(s);
+            let (x, o) = images[s];
+            if x >= best.0 {
+                break;
+            }
+            let candidate = (x | 1u64 << SYMMETRIES[s][cell], o, s);
+            if candidate < best {
+                best = candidate;
+            }
+        }
+    } else {
+        let least_x = images[usize::from(order[0])].0;
+        for &s in order {
+            let s = usize::from(s);
+            let (x, o) = images[s];
+            if x != least_x {
+                break;
+            }
+            let candidate = (x, o | 1u64 << SYMMETRIES[s][cell], s);
+            if candidate < best {
+                best = candidate;
+            }
+        }
+    }
+    (
+        QubicBoard {
+            x: best.0,
+            o: best.1,
+        },
+        best.2,
+    )
+}
+
+/// [`least_after`] by every image (the definition it is tested against).
+#[cfg(test)]
+fn least_after_all(images: &Images, cell: u8, x_moves: bool) -> (QubicBoard, usize) {
     least_by(images, |s, (x, o)| {
         let bit = 1u64 << SYMMETRIES[s][usize::from(cell)];
         if x_moves { (x | bit, o) } else { (x, o | bit) }
@@ -250,10 +328,6 @@ fn least_by(
     )
 }
 
-/// The ε of the 1 + ε trick, as a fraction `EPSILON_NUM / EPSILON_DEN`.
-const EPSILON_NUM: u64 = 1;
-const EPSILON_DEN: u64 = 4;
-
 /// What the evaluation of a node found without searching its children.
 enum Evaluation {
     Solved(Verdict, Option<u8>),
@@ -267,7 +341,7 @@ impl Prover {
         Prover {
             attacker,
             limits,
-            table: ProofTable::new(limits.table_bytes),
+            table: ProofTable::new(limits.table_bytes, limits.replace_by_work),
             threats: ThreatSearch::new(limits.threat_budget),
             nodes: 0,
             deadline: None,
@@ -528,6 +602,7 @@ impl Prover {
         &mut self,
         board: QubicBoard,
         images: &Images,
+        order: &Order,
         moves: u64,
     ) -> (Vec<Child>, Vec<Child>) {
         self.stats.expansions += 1;
@@ -538,7 +613,7 @@ impl Prover {
         while rest != 0 {
             let cell = rest.trailing_zeros() as u8;
             rest &= rest - 1;
-            let (key, _) = least_after(images, cell, x_moves);
+            let (key, _) = least_after(images, order, cell, x_moves);
             if children.iter().any(|c| c.key == key) {
                 continue;
             }
@@ -561,13 +636,13 @@ impl Prover {
             // Taken from the back when widening.
             pending.reverse();
         }
-        self.fill(board, images, &mut children);
+        self.fill(board, images, order, &mut children);
         (children, pending)
     }
 
     /// The numbers of new children of `board`: from the table, or from their
     /// own evaluation (stored).
-    fn fill(&mut self, board: QubicBoard, images: &Images, children: &mut [Child]) {
+    fn fill(&mut self, board: QubicBoard, images: &Images, order: &Order, children: &mut [Child]) {
         let or_node = self.attacker_to_move(board);
         let x_moves = board.x_to_move();
         // The attacker's line for a pass, tried first in every child of a
@@ -596,7 +671,7 @@ impl Prover {
                 if zone >> child.cell & 1 == 0 {
                     // Outside the line's zone: the line still wins.
                     self.stats.zone_wins += 1;
-                    let (_, symmetry) = least_after(images, child.cell, x_moves);
+                    let (_, symmetry) = least_after(images, order, child.cell, x_moves);
                     let mv = SYMMETRIES[symmetry][usize::from(line.first())];
                     (child.pn, child.dn) = (0, INFINITE);
                     self.table.put(child.key, 0, INFINITE, Some(mv), 1);
@@ -620,7 +695,7 @@ impl Prover {
             }
             (child.pn, child.dn) = (pn, dn);
             let mv = mv.map(|m| {
-                let (_, symmetry) = least_after(images, child.cell, x_moves);
+                let (_, symmetry) = least_after(images, order, child.cell, x_moves);
                 SYMMETRIES[symmetry][usize::from(m)]
             });
             self.table.put(child.key, pn, dn, mv, 1);
@@ -691,12 +766,13 @@ impl Prover {
             Evaluation::Open(moves) => moves,
         };
         let start = self.nodes();
-        let (mut children, mut pending) = self.expand(board, images, moves);
+        let order = x_order(images);
+        let (mut children, mut pending) = self.expand(board, images, &order, moves);
         let or_node = self.attacker_to_move(board);
         let x_moves = board.x_to_move();
         let mut next: Images = [(0, 0); SYMMETRY_COUNT];
         loop {
-            let (pn, mut dn, best, mut second) = combine(&children, or_node);
+            let (pn, mut dn, best, mut second) = combine(&children, or_node, self.limits.weak);
             if !pending.is_empty() {
                 // The moves not searched yet stand as one more child, with
                 // the proof number at which they are taken in and one
@@ -710,7 +786,7 @@ impl Prover {
                             None => break,
                         }
                     }
-                    self.fill(board, images, &mut children[from..]);
+                    self.fill(board, images, &order, &mut children[from..]);
                     continue;
                 }
                 dn = (u64::from(dn) + pending.len() as u64).min(u64::from(INFINITE)) as ProofNumber;
@@ -725,13 +801,13 @@ impl Prover {
             let child = children[best];
             let (thpn_child, thdn_child) = if or_node {
                 (
-                    thpn.min(epsilon(second)),
+                    thpn.min(epsilon(second, self.limits.epsilon_percent)),
                     sub(thdn, dn.saturating_sub(child.dn)),
                 )
             } else {
                 (
                     sub(thpn, pn.saturating_sub(child.pn)),
-                    thdn.min(epsilon(second)),
+                    thdn.min(epsilon(second, self.limits.epsilon_percent)),
                 )
             };
             child_images(images, child.cell, x_moves, &mut next);
@@ -826,22 +902,29 @@ fn sub(a: ProofNumber, b: ProofNumber) -> ProofNumber {
     a.saturating_sub(b).max(1)
 }
 
-/// The 1 + ε trick's threshold from the second-best child's number.
-fn epsilon(second: ProofNumber) -> ProofNumber {
+/// The 1 + ε trick's threshold from the second-best child's number, ε in
+/// percent.
+fn epsilon(second: ProofNumber, percent: u32) -> ProofNumber {
     if second >= INFINITE {
         return INFINITE;
     }
     let s = u64::from(second);
-    (s + (s * EPSILON_NUM).div_ceil(EPSILON_DEN)).min(u64::from(INFINITE)) as ProofNumber
+    (s + (s * u64::from(percent)).div_ceil(100)).min(u64::from(INFINITE)) as ProofNumber
 }
 
 /// A node's numbers from its children's, the child to search (the best)
 /// and the second-best child's selecting number.
-fn combine(children: &[Child], or_node: bool) -> (ProofNumber, ProofNumber, usize, ProofNumber) {
+fn combine(
+    children: &[Child],
+    or_node: bool,
+    weak: bool,
+) -> (ProofNumber, ProofNumber, usize, ProofNumber) {
     let mut best = 0;
     let mut best_value = INFINITE;
     let mut second = INFINITE;
     let mut total: u64 = 0;
+    // Weak numbers: the largest, and the unsolved children besides it.
+    let (mut largest, mut unsolved) = (0u64, 0u64);
     for (i, child) in children.iter().enumerate() {
         let (select, add) = if or_node {
             (child.pn, child.dn)
@@ -849,6 +932,8 @@ fn combine(children: &[Child], or_node: bool) -> (ProofNumber, ProofNumber, usiz
             (child.dn, child.pn)
         };
         total += u64::from(add);
+        largest = largest.max(u64::from(add));
+        unsolved += u64::from(add != 0);
         if select < best_value {
             second = best_value;
             best_value = select;
@@ -856,6 +941,9 @@ fn combine(children: &[Child], or_node: bool) -> (ProofNumber, ProofNumber, usiz
         } else if select < second {
             second = select;
         }
+    }
+    if weak && largest < u64::from(INFINITE) {
+        total = largest + unsolved.saturating_sub(1);
     }
     let total = total.min(u64::from(INFINITE)) as ProofNumber;
     if or_node {
@@ -889,18 +977,21 @@ struct ProofTable {
     entries: Vec<Entry>,
     bits: u32,
     used: usize,
+    /// See [`ProverLimits::replace_by_work`].
+    by_work: bool,
 }
 
 const BUCKET: usize = 4;
 
 impl ProofTable {
-    fn new(bytes: u64) -> ProofTable {
+    fn new(bytes: u64, by_work: bool) -> ProofTable {
         let entries = (bytes / size_of::<Entry>() as u64).max(BUCKET as u64);
         let bits = 63 - entries.leading_zeros();
         ProofTable {
             entries: vec![Entry::default(); 1 << bits],
             bits,
             used: 0,
+            by_work,
         }
     }
 
@@ -963,11 +1054,58 @@ impl ProofTable {
             return;
         }
         // Replace the cheapest, open entries before solved ones.
-        let rank = |e: &Entry| (e.pn == 0 || e.dn == 0, e.work);
+        let by_work = self.by_work;
+        let rank = |e: &Entry| {
+            let solved = e.pn == 0 || e.dn == 0;
+            if by_work {
+                (e.work, u32::from(solved))
+            } else {
+                (u32::from(solved), e.work)
+            }
+        };
         let victim = bucket
             .iter_mut()
             .min_by_key(|e| rank(e))
             .expect("a bucket has entries");
         *victim = entry;
+    }
+}
+
+#[cfg(test)]
+mod frames {
+    use super::*;
+    use crate::testkit::Rng;
+
+    #[test]
+    fn least_after_by_the_order_is_least_after_by_every_image() {
+        // Boards with symmetries of their own (few stones) and without.
+        let mut rng = Rng::new(192);
+        let mut checked = 0;
+        for stones in [0u32, 1, 2, 3, 4, 6, 9, 14, 20, 31] {
+            for _ in 0..20 {
+                let mut board = QubicBoard { x: 0, o: 0 };
+                while board.stones() < stones {
+                    let cell = (rng.next_u64() % 64) as u8;
+                    if board.empty() >> cell & 1 != 0 {
+                        board = board.with_move(QubicCell(cell));
+                    }
+                }
+                let images = images_of(board);
+                let order = x_order(&images);
+                let x_moves = board.x_to_move();
+                let mut empty = board.empty();
+                while empty != 0 {
+                    let cell = empty.trailing_zeros() as u8;
+                    empty &= empty - 1;
+                    assert_eq!(
+                        least_after(&images, &order, cell, x_moves),
+                        least_after_all(&images, cell, x_moves),
+                        "{board:?} + {cell}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 5000);
     }
 }

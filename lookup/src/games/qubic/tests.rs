@@ -770,8 +770,9 @@ fn threat_lines_are_wins_the_solver_confirms_and_shortest_ones_are_no_longer() {
 
 /// The prover's configurations the tests compare with the solver: the
 /// default, and with the attacker's moves restricted at OR nodes (widened
-/// only when all are disproved, or sooner; from 50 stones on only) and the
-/// pass-line cache.
+/// only when all are disproved, or sooner; from 50 stones on only), the
+/// pass-line cache, weak proof numbers, the proof table's replacement by
+/// work and the 1 + ε trick's ε, alone and together.
 fn prover_configurations() -> Vec<prover::ProverLimits> {
     let base = prover::ProverLimits {
         table_bytes: 1 << 20,
@@ -793,6 +794,29 @@ fn prover_configurations() -> Vec<prover::ProverLimits> {
         prover::ProverLimits {
             width: 1,
             narrow_from: 50,
+            ..base
+        },
+        // Weak numbers, the replacement by work (in a table small enough
+        // to replace) and a larger ε, each alone, then all together with
+        // the narrowing and the cache.
+        prover::ProverLimits { weak: true, ..base },
+        prover::ProverLimits {
+            table_bytes: 16 << 10,
+            replace_by_work: true,
+            ..base
+        },
+        prover::ProverLimits {
+            epsilon_percent: 100,
+            ..base
+        },
+        prover::ProverLimits {
+            table_bytes: 16 << 10,
+            width: 2,
+            widen_pn: 6,
+            pass_cache: 1 << 10,
+            weak: true,
+            replace_by_work: true,
+            epsilon_percent: 60,
             ..base
         },
     ]
@@ -889,4 +913,44 @@ fn the_pass_cache_changes_the_time_only() {
         hits += c.pass_cache_hits;
     }
     assert!(hits > 0, "the cache was never used");
+}
+
+#[test]
+fn a_full_table_replacing_by_work_proves_what_a_large_one_proves() {
+    // A table of 64 entries fills on these positions, so its buckets
+    // replace entries; the verdicts must be those of a table that does not.
+    let mut filled = 0;
+    for board in late_positions(20, 44, 977) {
+        let attacker = if board.x_to_move() {
+            prover::Attacker::X
+        } else {
+            prover::Attacker::O
+        };
+        let large = prover::ProverLimits {
+            table_bytes: 1 << 22,
+            nodes: Some(2_000_000),
+            ..prover::ProverLimits::default()
+        };
+        let Ok(verdict) = prover::Prover::new(attacker, large).prove(board) else {
+            continue;
+        };
+        let mut small = prover::Prover::new(
+            attacker,
+            prover::ProverLimits {
+                table_bytes: 2 << 10,
+                replace_by_work: true,
+                nodes: None,
+                ..large
+            },
+        );
+        assert_eq!(
+            small.prove(board).unwrap(),
+            verdict,
+            "{}",
+            Q.notation(board)
+        );
+        let (used, capacity) = small.table_use();
+        filled += usize::from(used == capacity);
+    }
+    assert!(filled > 0, "the small table never filled");
 }
