@@ -158,6 +158,11 @@ fn rule_sets() -> Vec<(&'static str, Rules, Option<usize>)> {
             Some(1),
         ),
         ("no symmetry", without(|r| r.symmetry = false), Some(1)),
+        (
+            "transposition cutoffs on every child",
+            without(|r| r.quiet_cutoffs = false),
+            Some(1),
+        ),
     ]
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use solvedb_lookup::games::dots::Rules;
 use solvedb_lookup::{catalogue, with_game};
 
 use crate::bench::{BenchOptions, DEFAULT_POSITIONS, peak_memory, table_sizes};
@@ -65,6 +66,13 @@ pub struct Args {
     /// solver's, 256 for 4x4 and larger).
     #[arg(long)]
     table_mib: Option<u64>,
+    /// dots:endgame: switch these rules of the solver now off, to measure
+    /// what each gives (names as in the solver's `Rules::NAMES`:
+    /// free-captures, loony-moves, chain-captures, chain-bound,
+    /// component-values, short-chains, isolated-components, symmetry,
+    /// border-edges, transposition-cutoffs, two-bounds, history).
+    #[arg(long, value_delimiter = ',')]
+    without: Vec<String>,
     /// Rooms: rooms playing at once (two WebSockets each).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     rooms: u64,
@@ -111,6 +119,14 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
                 moves_up_to_boxes: 16,
                 table_bytes: args.table_mib.map(|mib| mib << 20),
                 old_moves: args.old_moves,
+                rules: args.without.iter().try_fold(Rules::ALL, |rules, name| {
+                    rules.switch(name, false).with_context(|| {
+                        format!(
+                            "--without {name}: no such rule (the rules: {})",
+                            Rules::NAMES.join(", ")
+                        )
+                    })
+                })?,
             };
             crate::games::dots::endgame::run(&text, &options, out)
         }

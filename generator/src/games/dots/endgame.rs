@@ -111,6 +111,9 @@ pub struct EndgameOptions {
     /// Whether the old solver runs on the sets of every move's value too
     /// (the empty 4x4: a quarter of an hour).
     pub old_moves: bool,
+    /// The rules of the solver now ([`Rules::ALL`] unless a rule is
+    /// switched off to measure what it gives).
+    pub rules: Rules,
 }
 
 /// One solve: the value (and with `moves`, every move's), positions
@@ -128,7 +131,8 @@ fn solve_now(board: Dots, p: Edges, moves: bool, options: &EndgameOptions) -> Re
         table_bytes: options.table_bytes,
         ..SearchLimits::default()
     };
-    let mut solver = EndgameSolver::new(board, limits);
+    let bits = EndgameSolver::new(board, limits.clone()).table_bits();
+    let mut solver = EndgameSolver::with_rules(board, limits, options.rules, bits);
     let started = Instant::now();
     let (value, moves) = if moves {
         let analysis = solver.analyse(p);
@@ -204,8 +208,17 @@ pub fn run(text: &str, options: &EndgameOptions, out: &mut dyn Write) -> Result<
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     writeln!(
         out,
-        "dots endgame solver: now ({threads} threads, every rule) against before \
+        "dots endgame solver: now ({threads} threads, {}) against before \
          (one thread, the rules before issue 21, each move its own search) on {} positions",
+        if options.rules == Rules::ALL {
+            "every rule".to_string()
+        } else {
+            let off: Vec<&str> = Rules::NAMES
+                .into_iter()
+                .filter(|name| options.rules.switch(name, true) != Some(options.rules))
+                .collect();
+            format!("every rule but {}", off.join(", "))
+        },
         positions.len()
     )?;
     let mut i = 0;

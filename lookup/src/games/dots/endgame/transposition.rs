@@ -75,6 +75,8 @@ pub(super) struct TranspositionTable {
     /// Whether `store` narrows a stored entry by the new bounds (both
     /// bounds kept), or replaces it with them.
     merge: bool,
+    /// Whether the allocation asks for huge pages.
+    huge_pages: bool,
 }
 
 impl TranspositionTable {
@@ -96,6 +98,7 @@ impl TranspositionTable {
             bucket_bits: entry_bits.saturating_sub(WAYS.ilog2()),
             key_bits,
             merge: true,
+            huge_pages: true,
         }
     }
 
@@ -106,7 +109,8 @@ impl TranspositionTable {
         self.merge = merge;
     }
 
-    /// Allocates the table on first use.
+    /// Allocates the table on first use, backed by huge pages where asked
+    /// and the kernel agrees.
     pub fn allocate(&mut self) {
         if self.words.is_empty() {
             let entries = WAYS << self.bucket_bits;
@@ -114,7 +118,17 @@ impl TranspositionTable {
             if self.wide() {
                 self.keys = zeroed_words(entries);
             }
+            if self.huge_pages {
+                crate::mapping::advise_huge_pages(&self.words);
+                crate::mapping::advise_huge_pages(&self.keys);
+            }
         }
+    }
+
+    /// Whether [`allocate`](TranspositionTable::allocate) asks for huge
+    /// pages (the default).
+    pub fn set_huge_pages(&mut self, huge_pages: bool) {
+        self.huge_pages = huge_pages;
     }
 
     /// The number of entries, as an exponent of two.
