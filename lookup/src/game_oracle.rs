@@ -229,7 +229,15 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         position: G::Position,
         stop: &Stop,
     ) -> Result<Probe<G>, Error> {
-        let (score, at_most, source) = self.look_up(position, &mut self.new_search(stop))?;
+        // A table answer builds no search (what a warm probe costs).
+        let (score, at_most, source) = match self.table_answer(position)? {
+            Some(answer) => answer,
+            None => (
+                self.new_search(stop).score(position)?,
+                false,
+                Source::Search,
+            ),
+        };
         Ok(Probe {
             value: self.game.value(position, score),
             score,
@@ -336,12 +344,22 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         position: G::Position,
         search: &mut Search<'_, G>,
     ) -> Result<(Score, bool, Source), Error> {
-        if let Some(table) = &self.table {
-            if let Some(probed) = self.game.table_probe(table, position)? {
-                return Ok((probed.score, probed.at_most, source(probed)));
-            }
+        match self.table_answer(position)? {
+            Some(answer) => Ok(answer),
+            None => Ok((search.score(position)?, false, Source::Search)),
         }
-        Ok((search.score(position)?, false, Source::Search))
+    }
+
+    /// What the table says of `position` (its score, whether the plies are
+    /// a bound, where it came from), or `None` where no table covers it.
+    fn table_answer(&self, position: G::Position) -> Result<Option<(Score, bool, Source)>, Error> {
+        let Some(table) = &self.table else {
+            return Ok(None);
+        };
+        Ok(self
+            .game
+            .table_probe(table, position)?
+            .map(|probed| (probed.score, probed.at_most, source(probed))))
     }
 
     /// The error of a search stopped by `cause` that proved `value` and

@@ -510,7 +510,7 @@ async fn flows(page: &Page, rng: &mut Rng) {
     let value = page.text("value").await;
     let explain = page.text("explain").await;
     assert!(
-        value.contains("box") && explain.contains("did not settle"),
+        value.contains("box") && explain.contains("before it settled"),
         "{value} / {explain}"
     );
 
@@ -573,7 +573,10 @@ async fn bounds_shown(page: &Page) {
     page.idle().await;
     page.screenshot("dots-4x4-bounds-light-1280").await;
     let explain = page.text("explain").await;
-    assert!(explain.contains("did not settle"), "{position}: {explain}");
+    assert!(
+        explain.contains("before it settled"),
+        "{position}: {explain}"
+    );
     let tags = page
         .js("return [...document.querySelectorAll('#board [data-move]')]
                .filter(e => e.querySelector('.edge-tag'))

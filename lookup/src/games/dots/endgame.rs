@@ -198,7 +198,9 @@ pub struct Rules {
     pub quiet_cutoffs: bool,
     /// Not a pruning rule: back the transposition table with huge pages
     /// (Linux's `madvise(MADV_HUGEPAGE)`), so that a probe at random into
-    /// hundreds of MiB does not also miss the TLB. Speed only.
+    /// hundreds of MiB does not also miss the TLB; tables under 128 MiB
+    /// stay on small pages (a short search would pay for zeroing whole
+    /// huge pages). Speed only.
     pub huge_pages: bool,
 }
 
