@@ -374,11 +374,11 @@ function render() {
     line = `${who} to move: ${value.exact ? value.text : value.text.replace(" (not settled)", "")}`;
     cls = value.exact ? value.cls : "";
     // Time or the node budget may have stopped it: name the limits, not one.
-    meaning = `The exact search stopped at the server's limits (at most ${S.searchSeconds} s) before it settled this position; what it proved by then: ` +
+    meaning = `The exact search stopped before it settled this position; what it proved by then: ` +
       `the value lies in ${value.short}, and each move's in the range shown (a single number is exact).`;
   } else if (unknown) {
     line = `${who} to move: unknown within the search budget`;
-    meaning = `The exact search stopped at the server's limits (at most ${S.searchSeconds} s) before it settled this position; later positions are answered.`;
+    meaning = `The exact search stopped before it settled this position; later positions are answered.`;
   } else {
     line = `Error: ${S.answer.error}`;
   }
