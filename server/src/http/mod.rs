@@ -435,13 +435,17 @@ impl Tabled {
             .contains(game)
     }
 
-    /// Scans the directory again (after [`Oracle::reload`]).
-    pub fn rescan(&self) {
+    /// Scans the directory again (after [`Oracle::reload`]); returns the
+    /// games whose table appeared or vanished since the last scan.
+    pub fn rescan(&self) -> Vec<GameId> {
         let now = Tabled::present(&self.dir);
-        *self
+        let mut games = self
             .games
             .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = now;
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let changed = games.symmetric_difference(&now).copied().collect();
+        *games = now;
+        changed
     }
 
     /// Opens every table now, so that no request waits for a table's head
@@ -483,8 +487,12 @@ async fn reload_on_hangup(
         // A `stat` per table, then the changed tables' heads read: off the
         // async workers.
         let Ok(games) = tokio::task::spawn_blocking(move || {
-            let games = oracle.reload();
-            tabled.rescan();
+            let mut games = oracle.reload();
+            for game in tabled.rescan() {
+                if !games.contains(&game) {
+                    games.push(game);
+                }
+            }
             tabled.open_all(&oracle);
             games
         })
