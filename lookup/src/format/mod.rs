@@ -498,6 +498,31 @@ pub enum TableError {
     },
 }
 
+/// A table of `entries` (already laid out for `index`) with a header that
+/// says so, encoded at zstd level 3: for tests that build tables of record
+/// layouts by hand.
+#[cfg(test)]
+pub(crate) fn test_table(
+    game: GameId,
+    index: IndexScheme,
+    values: ValueEncoding,
+    entries: &[u8],
+    stored: usize,
+    block_entries: u32,
+) -> (Header, Vec<u8>) {
+    let header = Header {
+        game,
+        index,
+        values,
+        entries: entries.len() as u64,
+        stored: stored as u64,
+        block_entries,
+        generator: "test".into(),
+    };
+    let bytes = encode_table(&header, entries, 3);
+    (header, bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -586,17 +611,14 @@ mod tests {
     }
 
     fn sorted_table(records: &[(u64, u8)], block_entries: u32) -> (Header, Vec<u8>) {
-        let entries = sorted_entries(records, block_entries);
-        let header = Header {
-            game: GameId::Cube,
-            index: IndexScheme::SortedKeys,
-            values: ValueEncoding::OutcomePlies,
-            entries: entries.len() as u64,
-            stored: records.len() as u64,
+        test_table(
+            GameId::Cube,
+            IndexScheme::SortedKeys,
+            ValueEncoding::OutcomePlies,
+            &sorted_entries(records, block_entries),
+            records.len(),
             block_entries,
-            generator: "test".into(),
-        };
-        (header.clone(), encode_table(&header, &entries, 3))
+        )
     }
 
     #[test]

@@ -256,20 +256,17 @@ impl<D: TableData + Send + Sync> Table<D> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{GameId, IndexScheme, ValueEncoding, encode_table};
+    use crate::format::{GameId, IndexScheme, ValueEncoding, encode_table, test_table};
 
     fn wide_table(records: &[WideRecord], block_entries: u32) -> (Header, Vec<u8>) {
-        let entries = wide_entries(records, block_entries);
-        let header = Header {
-            game: GameId::Qubic,
-            index: IndexScheme::SortedWideKeys,
-            values: ValueEncoding::StrategyMoves,
-            entries: entries.len() as u64,
-            stored: records.len() as u64,
+        test_table(
+            GameId::Qubic,
+            IndexScheme::SortedWideKeys,
+            ValueEncoding::StrategyMoves,
+            &wide_entries(records, block_entries),
+            records.len(),
             block_entries,
-            generator: "test".into(),
-        };
-        (header.clone(), encode_table(&header, &entries, 3))
+        )
     }
 
     #[test]

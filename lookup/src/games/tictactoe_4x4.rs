@@ -317,7 +317,7 @@ mod tests {
     use std::collections::{BTreeSet, HashSet};
 
     use super::*;
-    use crate::format::{Header, Table, encode_table, sorted_entries};
+    use crate::format::{Table, sorted_entries, test_table};
     use crate::search::Search;
     use crate::testkit::{Rng, random_game};
     use crate::value::Wdl;
@@ -713,17 +713,15 @@ mod tests {
             }
         }
         records.sort_unstable();
-        let entries = sorted_entries(&records, 64);
-        let header = Header {
-            game: GameId::TicTacToe4x4,
-            index: IndexScheme::SortedKeys,
-            values: ValueEncoding::OutcomePlies,
-            entries: entries.len() as u64,
-            stored: records.len() as u64,
-            block_entries: 64,
-            generator: "test".into(),
-        };
-        let table = Table::new(encode_table(&header, &entries, 3)).unwrap();
+        let (header, bytes) = test_table(
+            GameId::TicTacToe4x4,
+            IndexScheme::SortedKeys,
+            ValueEncoding::OutcomePlies,
+            &sorted_entries(&records, 64),
+            records.len(),
+            64,
+        );
+        let table = Table::new(bytes).unwrap();
         T.check_header(&header).unwrap();
         for &canonical in &stored {
             let score = search.score(canonical).unwrap();
