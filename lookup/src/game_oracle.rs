@@ -233,7 +233,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         let (score, at_most, source) = match self.table_answer(position)? {
             Some(answer) => answer,
             None => (
-                self.new_search(stop).score(position)?,
+                self.new_search(stop).score(self.game.canonical(position))?,
                 false,
                 Source::Search,
             ),
@@ -338,7 +338,11 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     }
 
     /// The score of a position, whether it is a bound, and where it came
-    /// from: the table where it covers the position, else `search`.
+    /// from: the table where it covers the position, else `search` of its
+    /// canonical image, so that every image of a position takes the same
+    /// search and, under a budget, answers or stops alike (the fuzzer
+    /// caught two images of a Qubic position, one answered and one out of
+    /// its budget).
     pub(crate) fn look_up(
         &self,
         position: G::Position,
@@ -346,7 +350,11 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     ) -> Result<(Score, bool, Source), Error> {
         match self.table_answer(position)? {
             Some(answer) => Ok(answer),
-            None => Ok((search.score(position)?, false, Source::Search)),
+            None => Ok((
+                search.score(self.game.canonical(position))?,
+                false,
+                Source::Search,
+            )),
         }
     }
 
