@@ -241,7 +241,7 @@ const SINGLE_BOARDS: [GameId; 4] = [
 impl GameId {
     /// This game's line of the catalogue.
     pub fn info(self) -> GameInfo {
-        use TablePlan::{Default, OnRequest, Unavailable};
+        use TablePlan::{Default, OnRequest};
         match self {
             GameId::TicTacToe => GameInfo::new(
                 self,
@@ -267,7 +267,7 @@ impl GameId {
                 self,
                 "Qubic 4×4×4",
                 BoardShape::Layers { size: 4 },
-                Unavailable,
+                OnRequest,
             )
             .fuzzed(),
             GameId::Dots { rows, cols } => {
