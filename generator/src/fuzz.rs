@@ -305,7 +305,7 @@ pub fn fuzz(budget: Budget, seed: u64) -> FuzzReport {
     for id in targets {
         with_game!(id, game => {
             // Only a shipped table is built here: one built on request
-            // (Qubic's strategy, its proof half an hour) is left to
+            // (Qubic's strategy, its proof over an hour) is left to
             // `solvedb build`, and its game's parsers are fuzzed against
             // the live search.
             let table = match id.info().table {

@@ -1,7 +1,7 @@
 //! Qubic against an independent plain search (`plain_qubic`): the value of
 //! random late positions and of every move, symmetric images, the
-//! symmetry group, notation, refusals, and the faces that must say there
-//! is no Qubic table.
+//! symmetry group, notation, refusals, budgeted searches of symmetric
+//! images, and the faces without a strategy table.
 
 use std::collections::BTreeSet;
 
@@ -299,6 +299,7 @@ fn a_budgeted_search_answers_or_stops_alike_for_every_image() {
         "{answered} answered, {stopped} stopped"
     );
 }
+
 #[test]
 fn the_symmetries_are_the_group_the_plain_generators_make() {
     let group: BTreeSet<Vec<usize>> = plain_qubic::symmetries()
