@@ -241,51 +241,73 @@ fn least(images: &Images) -> (QubicBoard, usize) {
     least_by(images, |_, image| image)
 }
 
-/// The symmetries ordered by the image of X's mask (then by number): the
-/// order in which [`least_after`] visits them, so that it can stop early.
-type Order = [u8; SYMMETRY_COUNT];
+/// The symmetries [`least_after`] visits, in its order. After X's move
+/// every image's X mask gains a bit, so all 192 are visited by the image of
+/// X's mask (then by number) and the walk stops once an image's X mask
+/// alone is at least the best found; after O's move X's masks do not
+/// change, so only the symmetries giving the least X mask are kept.
+struct Order {
+    symmetries: [u8; SYMMETRY_COUNT],
+    len: usize,
+}
 
-/// The symmetries of `images` ordered by X's image, then by number.
-fn x_order(images: &Images) -> Order {
-    let mut order: Order = std::array::from_fn(|s| s as u8);
-    order.sort_unstable_by_key(|&s| (images[usize::from(s)].0, s));
-    order
+impl Order {
+    /// The order for the children of the board whose images are `images`,
+    /// X moving (`x_moves`) or O.
+    fn new(images: &Images, x_moves: bool) -> Order {
+        let mut symmetries = [0u8; SYMMETRY_COUNT];
+        if x_moves {
+            // Plain integers (X's image above the symmetry's number) sort
+            // faster than numbers compared through `images`: this sort was a
+            // fifth of a task's time (perf, docs/qubic.md).
+            let mut keys: [u128; SYMMETRY_COUNT] =
+                std::array::from_fn(|s| u128::from(images[s].0) << 8 | s as u128);
+            keys.sort_unstable();
+            for (slot, key) in symmetries.iter_mut().zip(keys) {
+                *slot = key as u8;
+            }
+            Order {
+                symmetries,
+                len: SYMMETRY_COUNT,
+            }
+        } else {
+            let least = images.iter().map(|&(x, _)| x).min().unwrap_or(0);
+            let mut len = 0;
+            for (s, &(x, _)) in images.iter().enumerate() {
+                if x == least {
+                    symmetries[len] = s as u8;
+                    len += 1;
+                }
+            }
+            Order { symmetries, len }
+        }
+    }
+
+    fn symmetries(&self) -> &[u8] {
+        &self.symmetries[..self.len]
+    }
 }
 
 /// The least image of the board after a move (X's mask first) and the
 /// first symmetry giving it, without building its images: the same answer
-/// as [`least_after_all`], which looks at all 192, from the few the order
-/// allows. After X's move every image's X mask gains a bit, so once an
-/// image's X mask alone is at least the best found, no later one (in
-/// `order`) can be less or equal; after O's move X's masks do not change,
-/// so only the images with the least X mask count.
+/// as [`least_after_all`], which looks at all 192, from the few the
+/// [`Order`] allows. `order` must be the board's for the same mover.
 fn least_after(images: &Images, order: &Order, cell: u8, x_moves: bool) -> (QubicBoard, usize) {
     let cell = usize::from(cell);
     let mut best = (u64::MAX, u64::MAX, usize::MAX);
-    if x_moves {
-        for &s in order {
-            let s = usize::from(s);
-            let (x, o) = images[s];
+    for &s in order.symmetries() {
+        let s = usize::from(s);
+        let (x, o) = images[s];
+        let candidate = if x_moves {
             if x >= best.0 {
                 break;
             }
-            let candidate = (x | 1u64 << SYMMETRIES[s][cell], o, s);
-            if candidate < best {
-                best = candidate;
-            }
-        }
-    } else {
-        let least_x = images[usize::from(order[0])].0;
-        for &s in order {
-            let s = usize::from(s);
-            let (x, o) = images[s];
-            if x != least_x {
-                break;
-            }
-            let candidate = (x, o | 1u64 << SYMMETRIES[s][cell], s);
-            if candidate < best {
-                best = candidate;
-            }
+            (x | 1u64 << SYMMETRIES[s][cell], o, s)
+        } else {
+            (x, o | 1u64 << SYMMETRIES[s][cell], s)
+        };
+        if candidate < best {
+            best = candidate;
         }
     }
     (
@@ -766,7 +788,7 @@ impl Prover {
             Evaluation::Open(moves) => moves,
         };
         let start = self.nodes();
-        let order = x_order(images);
+        let order = Order::new(images, board.x_to_move());
         let (mut children, mut pending) = self.expand(board, images, &order, moves);
         let or_node = self.attacker_to_move(board);
         let x_moves = board.x_to_move();
@@ -1091,8 +1113,8 @@ mod frames {
                     }
                 }
                 let images = images_of(board);
-                let order = x_order(&images);
                 let x_moves = board.x_to_move();
+                let order = Order::new(&images, x_moves);
                 let mut empty = board.empty();
                 while empty != 0 {
                     let cell = empty.trailing_zeros() as u8;
