@@ -62,18 +62,19 @@ pub struct ProofOptions {
     pub task_nodes: Option<u64>,
 }
 
-/// The proof table of each task of `solvedb build qubic`: 4 GiB. The
+/// The proof table of each task of `solvedb build qubic`: 8 GiB. The
 /// corner's O-3 task, which had run out of a 1.5·10⁹-node budget in 2 GiB
 /// (the table full), was proved in 4 GiB in 2.69·10⁹ nodes (33.2 M
-/// proof-search calls, 608 s), the table 96% full at the end
-/// (docs/qubic.md).
-pub const TASK_TABLE_BYTES: u64 = 4 << 30;
+/// proof-search calls, 608 s), the table 96% full at the end; the O-21 and
+/// O-22 tasks were still open after 1.2·10¹⁰ nodes in 4 GiB, where the
+/// table had long been full (docs/qubic.md).
+pub const TASK_TABLE_BYTES: u64 = 8 << 30;
 
 /// The most nodes (proof and threat search) a task of `solvedb build
-/// qubic` may take before its first move counts as failed: about three
-/// times the hardest task proved (O 15, 3.7·10⁹ nodes), so a build that
-/// cannot finish says so instead of running on.
-pub const TASK_NODES: u64 = 12_000_000_000;
+/// qubic` may take before its first move counts as failed: over three
+/// times the budget the O-21 and O-22 tasks ran out of in 4 GiB, so a
+/// build that cannot finish says so (after hours) instead of running on.
+pub const TASK_NODES: u64 = 40_000_000_000;
 
 /// The attacker's moves an OR node of a task searches at first
 /// ([`ProverLimits::width`]): 4 proved the corner's O-1 and O-5 tasks in
@@ -104,7 +105,7 @@ pub const TASK_THREAT_BUDGET: u64 = 2_000;
 pub const TASK_REPLACE_BY_WORK: bool = true;
 
 /// Bytes of a task's proof table per entry of its cache of pass lines
-/// ([`ProverLimits::pass_cache`]): 4 GiB give 2²⁰ entries (56 MiB).
+/// ([`ProverLimits::pass_cache`]): 8 GiB give 2²¹ entries (112 MiB).
 const PASS_CACHE_PER_TABLE_BYTE: u64 = 4096;
 
 impl Default for ProofOptions {
@@ -312,7 +313,7 @@ fn prove_move(
 ) -> Result<std::result::Result<(Vec<TaskMoves>, Vec<TaskReport>), QubicBoard>> {
     // Replies up to symmetry; a reply X answers at once is no task.
     let mut seen = HashSet::new();
-    let mut positions: Vec<QubicBoard> = Vec::new();
+    let mut positions: Vec<(u8, QubicBoard)> = Vec::new();
     for c in 0..64u8 {
         if after.empty() >> c & 1 == 0 {
             continue;
@@ -324,10 +325,15 @@ fn prove_move(
         }
         let (canonical, _) = canonical_with_symmetry(reply);
         if seen.insert(canonical) {
-            positions.push(canonical);
+            positions.push((c, canonical));
         }
     }
-    positions.sort();
+    // Replies on the cells of seven lines first (O's strongest, which
+    // were the hardest tasks: docs/qubic.md), so that the long tasks start
+    // at once on every thread; each task's result does not depend on when
+    // it runs.
+    positions.sort_by_key(|&(cell, board)| (std::cmp::Reverse(lines_through(cell)), board));
+    let positions: Vec<QubicBoard> = positions.into_iter().map(|(_, board)| board).collect();
     let count = positions.len();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Option<(TaskMoves, TaskReport)>>>>> =
@@ -341,6 +347,11 @@ fn prove_move(
                     if i >= count || failed.load(Ordering::Relaxed) {
                         break;
                     }
+                    progress(&format!(
+                        "task {}/{count} started: {}",
+                        i + 1,
+                        Qubic.notation(positions[i])
+                    ));
                     let result = run_task(positions[i], options);
                     match &result {
                         Ok(Some((_, report))) => progress(&format!(
