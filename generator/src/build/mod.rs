@@ -62,12 +62,14 @@ pub trait Buildable: Tabled + Copy {
     }
 
     /// [`solve_table`](Buildable::solve_table) for games whose solve can
-    /// fail (Qubic's proof); what the pipeline calls. The default cannot.
+    /// fail (Qubic's proof); what the pipeline calls, with the directory
+    /// the table goes to, where a long solve may keep its work while it
+    /// runs. The default cannot fail and keeps nothing.
     ///
     /// # Errors
     ///
     /// The solve's failure.
-    fn try_solve_table(&self) -> Result<Solution> {
+    fn try_solve_table(&self, _out: &Path) -> Result<Solution> {
         Ok(self.solve_table())
     }
 
@@ -238,7 +240,7 @@ pub fn build_into<G: Buildable>(game: &G, dir: &Path, level: Option<i32>) -> Res
     check_table_format(game.id())?;
     check_memory(game, physical_memory())?;
     let started = Instant::now();
-    let solution = game.try_solve_table()?;
+    let solution = game.try_solve_table(dir)?;
     let solve_time = started.elapsed();
     let level = level.unwrap_or_else(|| default_level(solution.entries.len() as u64));
     let bytes = encode_solution(game, &solution, level);

@@ -15,11 +15,13 @@
 //! (nobody threatens a cell, the side to move has no fork), which the rules
 //! do not settle at once: those need real search.
 
+pub mod parts;
 pub mod prove;
 pub mod walk;
 
 use std::io::Write;
 use std::ops::RangeInclusive;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
@@ -35,6 +37,7 @@ use crate::build::{Buildable, LayerCount, Solution, human_bytes, physical_memory
 use crate::export::{Destination, ExportOptions, ExportSummary, Format};
 use crate::games::GeneratorGame;
 use crate::text::{count, seconds};
+use parts::TaskStore;
 use prove::{ProofOptions, ProvedStrategy, TASK_TABLE_BYTES, prove_strategy};
 
 /// The stone counts measured.
@@ -54,6 +57,31 @@ fn proof_threads() -> usize {
     let memory = physical_memory().unwrap_or(0).saturating_sub(OTHER_BYTES);
     let fit = (memory / (TASK_TABLE_BYTES + (256 << 20))).max(1) as usize;
     cores.min(fit)
+}
+
+/// The options of `solvedb build qubic`: the defaults on
+/// [`proof_threads`] threads.
+fn build_options() -> ProofOptions {
+    ProofOptions {
+        threads: proof_threads(),
+        ..ProofOptions::default()
+    }
+}
+
+/// The proof of the empty board, keeping tasks in `store` if given.
+fn prove_table(options: ProofOptions, store: Option<&TaskStore>) -> Result<Solution> {
+    eprintln!(
+        "qubic: proving the first player's win on {} threads ({} of proof table each)",
+        options.threads,
+        human_bytes(options.task_table_bytes)
+    );
+    if let Some(store) = store {
+        eprintln!("qubic: proved tasks are kept in {}", store.dir().display());
+    }
+    let proved = prove_strategy(Qubic.start(), options, store, &|line| {
+        eprintln!("qubic: {line}")
+    })?;
+    Ok(strategy_solution(&proved))
 }
 
 /// The peak resident memory of this process so far, in bytes (`VmHWM`).
@@ -140,23 +168,19 @@ impl Buildable for Qubic {
     /// If the proof fails, which [`try_solve_table`](Buildable::try_solve_table)
     /// reports as an error instead (the pipeline calls that).
     fn solve_table(&self) -> Solution {
-        self.try_solve_table().expect("the proof of Qubic")
+        prove_table(build_options(), None).expect("the proof of Qubic")
     }
 
     /// The proof ([`prove_strategy`]) from the empty board, tasks on
-    /// `proof_threads` threads, progress on standard error.
-    fn try_solve_table(&self) -> Result<Solution> {
-        let options = ProofOptions {
-            threads: proof_threads(),
-            ..ProofOptions::default()
-        };
-        eprintln!(
-            "qubic: proving the first player's win on {} threads ({} of proof table each)",
-            options.threads,
-            human_bytes(options.task_table_bytes)
-        );
-        let proved = prove_strategy(Qubic.start(), options, &|line| eprintln!("qubic: {line}"))?;
-        Ok(strategy_solution(&proved))
+    /// `proof_threads` threads, progress on standard error, each proved
+    /// task kept in `out`'s [`parts::DIR`] until the proof is done (a
+    /// build into the same directory resumes from them).
+    fn try_solve_table(&self, out: &Path) -> Result<Solution> {
+        let options = build_options();
+        let store = TaskStore::new(out, options.settings());
+        let solution = prove_table(options, Some(&store))?;
+        store.remove()?;
+        Ok(solution)
     }
 
     fn build_memory(&self) -> u64 {
@@ -462,7 +486,7 @@ mod tests {
     fn small_proofs_give_strategies_the_walk_accepts_and_the_solver_confirms() {
         let mut stored = 0;
         for (root, score) in small_roots(4, 36, 2020) {
-            let proved = prove_strategy(root, options(), &|_| {}).expect("proved");
+            let proved = prove_strategy(root, options(), None, &|_| {}).expect("proved");
             let table = table_of(&proved);
             let (report, moves) = walk::walk_from(&table, root, true).expect("the walk");
             assert_eq!(report.from_records, proved.records.len() as u64);
@@ -484,16 +508,85 @@ mod tests {
             }
             stored += proved.records.len();
             // The same proof writes the same bytes.
-            let again = prove_strategy(root, options(), &|_| {}).expect("proved");
+            let again = prove_strategy(root, options(), None, &|_| {}).expect("proved");
             assert_eq!(again.records, proved.records);
         }
         assert!(stored > 0, "the roots needed no records");
     }
 
     #[test]
+    fn a_proof_resumes_from_the_tasks_it_kept_and_proves_again_those_it_cannot_take() {
+        let (root, _) = small_roots(1, 36, 2022)[0];
+        let dir = tempfile::tempdir().expect("a directory");
+        // One thread: the tasks run before a failed one stops the move are
+        // the same every time.
+        let options = || ProofOptions {
+            threads: 1,
+            ..options()
+        };
+        let store = TaskStore::new(dir.path(), options().settings());
+        let lines = std::sync::Mutex::new(Vec::<String>::new());
+        let log = |line: &str| lines.lock().expect("a log").push(line.to_string());
+        let taken = |lines: &std::sync::Mutex<Vec<String>>, what: &str| {
+            let lines = lines.lock().expect("a log");
+            lines.iter().filter(|l| l.contains(what)).count()
+        };
+        let first = prove_strategy(root, options(), Some(&store), &log).expect("proved");
+        let files = || -> Vec<std::path::PathBuf> {
+            let mut files: Vec<_> = std::fs::read_dir(store.dir())
+                .expect("the tasks' directory")
+                .map(|e| e.expect("an entry").path())
+                .collect();
+            files.sort();
+            files
+        };
+        let kept = files();
+        assert!(
+            kept.len() >= first.tasks.len() && !kept.is_empty(),
+            "{kept:?}"
+        );
+        assert_eq!(taken(&lines, "taken from its file"), 0);
+
+        // Again: every task from its file, the same strategy.
+        lines.lock().expect("a log").clear();
+        let again = prove_strategy(root, options(), Some(&store), &log).expect("proved");
+        assert_eq!(again.records, first.records);
+        assert_eq!(taken(&lines, "taken from its file"), kept.len());
+        assert_eq!(taken(&lines, "started"), 0);
+
+        // A file cut short is set aside with its reason, its task proved
+        // again and kept anew.
+        let text = std::fs::read(&kept[0]).expect("a file");
+        std::fs::write(&kept[0], &text[..text.len() / 2]).expect("written");
+        lines.lock().expect("a log").clear();
+        let again = prove_strategy(root, options(), Some(&store), &log).expect("proved");
+        assert_eq!(again.records, first.records);
+        assert_eq!(taken(&lines, "not a task file"), 1);
+        assert_eq!(taken(&lines, "started"), 1);
+        // Kept anew: all taken once more.
+        lines.lock().expect("a log").clear();
+        prove_strategy(root, options(), Some(&store), &log).expect("proved");
+        assert_eq!(taken(&lines, "taken from its file"), kept.len());
+
+        // Other settings take nothing.
+        let other = ProofOptions {
+            task_nodes: Some(19_999_999),
+            ..options()
+        };
+        let elsewhere = TaskStore::new(dir.path(), other.settings());
+        lines.lock().expect("a log").clear();
+        prove_strategy(root, other, Some(&elsewhere), &log).expect("proved");
+        assert_eq!(taken(&lines, "proved with other settings"), kept.len());
+
+        store.remove().expect("removed");
+        assert!(!store.dir().exists());
+        store.remove().expect("nothing to remove is no error");
+    }
+
+    #[test]
     fn the_walk_refuses_broken_strategies() {
         let (root, _) = small_roots(1, 36, 2021)[0];
-        let proved = prove_strategy(root, options(), &|_| {}).expect("proved");
+        let proved = prove_strategy(root, options(), None, &|_| {}).expect("proved");
         let records = proved.records.clone();
         assert!(walk::walk_from(&table_with(&records), root, false).is_ok());
         let (canonical, _) = solvedb_lookup::games::qubic::canonical_with_symmetry(root);

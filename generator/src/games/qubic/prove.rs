@@ -50,6 +50,8 @@ use solvedb_lookup::games::qubic::threats::ThreatSearch;
 use solvedb_lookup::games::qubic::{SYMMETRIES, canonical_with_symmetry, threats};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell};
 
+use super::parts::{Kept, Settings, TaskStore};
+
 /// How the proof runs. Only `threads` may change without changing the
 /// table: a task's result depends on its memory and budget.
 #[derive(Copy, Clone, Debug)]
@@ -107,6 +109,23 @@ pub const TASK_REPLACE_BY_WORK: bool = true;
 /// Bytes of a task's proof table per entry of its cache of pass lines
 /// ([`ProverLimits::pass_cache`]): 8 GiB give 2²¹ entries (112 MiB).
 const PASS_CACHE_PER_TABLE_BYTE: u64 = 4096;
+
+impl ProofOptions {
+    /// What a task's result depends on besides its position: the limits
+    /// [`run_task`] gives its prover.
+    pub fn settings(&self) -> Settings {
+        let limits = task_limits(self);
+        Settings {
+            table_bytes: limits.table_bytes,
+            nodes: limits.nodes,
+            width: limits.width,
+            narrow_from: limits.narrow_from,
+            threat_budget: limits.threat_budget,
+            replace_by_work: limits.replace_by_work,
+            pass_cache: limits.pass_cache,
+        }
+    }
+}
 
 impl Default for ProofOptions {
     fn default() -> ProofOptions {
@@ -209,6 +228,7 @@ fn lines_through(cell: u8) -> u32 {
 pub fn prove_strategy(
     root: QubicBoard,
     options: ProofOptions,
+    store: Option<&TaskStore>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<ProvedStrategy> {
     if !root.x_to_move() || Qubic.terminal_score(root).is_some() {
@@ -225,7 +245,7 @@ pub fn prove_strategy(
         let mut proved = None;
         for first in first_moves(root) {
             let after = root.with_move(QubicCell::new(first).expect("a cell"));
-            match prove_move(after, options, progress)? {
+            match prove_move(after, options, store, progress)? {
                 Ok((maps, tasks)) => {
                     proved = Some((first, maps, tasks));
                     break;
@@ -301,7 +321,7 @@ fn key(board: QubicBoard) -> u128 {
 
 /// A task's strategy: the prover's move at each position it needed one
 /// (canonical key, move on the canonical board).
-type TaskMoves = HashMap<u128, u8>;
+pub type TaskMoves = HashMap<u128, u8>;
 
 /// Proves every O reply to X's move (`after`: O to move), one task each.
 /// `Ok(Err(task))`: a task that was not proved.
@@ -309,6 +329,7 @@ type TaskMoves = HashMap<u128, u8>;
 fn prove_move(
     after: QubicBoard,
     options: ProofOptions,
+    store: Option<&TaskStore>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<std::result::Result<(Vec<TaskMoves>, Vec<TaskReport>), QubicBoard>> {
     // Replies up to symmetry; a reply X answers at once is no task.
@@ -347,21 +368,11 @@ fn prove_move(
                     if i >= count || failed.load(Ordering::Relaxed) {
                         break;
                     }
-                    progress(&format!(
-                        "task {}/{count} started: {}",
-                        i + 1,
-                        Qubic.notation(positions[i])
-                    ));
-                    let result = run_task(positions[i], options);
-                    match &result {
-                        Ok(Some((_, report))) => progress(&format!(
-                            "task {}/{count} proved: {} nodes, {:.1} s, {} strategy moves",
-                            i + 1,
-                            report.nodes,
-                            report.prove.as_secs_f64(),
-                            report.moves
-                        )),
-                        _ => failed.store(true, Ordering::Relaxed),
+                    let result = kept_or_proved(positions[i], options, store, &|line| {
+                        progress(&format!("task {}/{count} {line}", i + 1))
+                    });
+                    if !matches!(result, Ok(Some(_))) {
+                        failed.store(true, Ordering::Relaxed);
                     }
                     results.lock().expect("no task panics")[i] = Some(result);
                 }
@@ -394,6 +405,82 @@ fn prove_move(
     Ok(Ok((maps, reports)))
 }
 
+/// A task's result from `store` where it keeps one, else proved (and kept
+/// there); `progress` hears what happened.
+fn kept_or_proved(
+    position: QubicBoard,
+    options: ProofOptions,
+    store: Option<&TaskStore>,
+    progress: &dyn Fn(&str),
+) -> Result<Option<(TaskMoves, TaskReport)>> {
+    if let Some(store) = store {
+        match store.load(position) {
+            Ok(Some(Kept::Proved(moves, report))) => {
+                progress(&format!(
+                    "taken from its file: {} nodes, {:.1} s when proved, {} strategy moves",
+                    report.nodes,
+                    report.prove.as_secs_f64(),
+                    report.moves
+                ));
+                return Ok(Some((moves, report)));
+            }
+            Ok(Some(Kept::NotProved)) => {
+                progress("taken from its file: not proved with these settings");
+                return Ok(None);
+            }
+            Ok(None) => {}
+            Err(e) => progress(&format!("proved again: {e:#}")),
+        }
+    }
+    progress(&format!("started: {}", Qubic.notation(position)));
+    let result = run_task(position, options)?;
+    match &result {
+        Some((moves, report)) => {
+            progress(&format!(
+                "proved: {} nodes, {:.1} s, {} strategy moves",
+                report.nodes,
+                report.prove.as_secs_f64(),
+                report.moves
+            ));
+            if let Some(store) = store {
+                // The proof goes on without its file; a resumed build
+                // proves the task again.
+                if let Err(e) = store.save(moves, report) {
+                    progress(&format!("not kept: {e:#}"));
+                }
+            }
+        }
+        None => {
+            progress(&format!(
+                "not proved: disproved, or not within {} nodes",
+                options
+                    .task_nodes
+                    .map_or("unlimited".into(), |n| n.to_string())
+            ));
+            if let Some(store) = store {
+                if let Err(e) = store.save_not_proved(position) {
+                    progress(&format!("not kept: {e:#}"));
+                }
+            }
+        }
+    }
+    Ok(result)
+}
+
+/// The limits of a task's prover.
+fn task_limits(options: &ProofOptions) -> ProverLimits {
+    ProverLimits {
+        table_bytes: options.task_table_bytes,
+        nodes: options.task_nodes,
+        width: TASK_WIDTH,
+        narrow_from: TASK_NARROW_FROM,
+        threat_budget: TASK_THREAT_BUDGET,
+        pass_cache: (options.task_table_bytes / PASS_CACHE_PER_TABLE_BYTE) as usize,
+        replace_by_work: TASK_REPLACE_BY_WORK,
+        ..ProverLimits::default()
+    }
+}
+
 /// Proves one task and extracts its strategy; `None` if it is not proved
 /// within the options.
 fn run_task(
@@ -401,19 +488,7 @@ fn run_task(
     options: ProofOptions,
 ) -> Result<Option<(TaskMoves, TaskReport)>> {
     let started = Instant::now();
-    let mut prover = Prover::new(
-        Attacker::X,
-        ProverLimits {
-            table_bytes: options.task_table_bytes,
-            nodes: options.task_nodes,
-            width: TASK_WIDTH,
-            narrow_from: TASK_NARROW_FROM,
-            threat_budget: TASK_THREAT_BUDGET,
-            pass_cache: (options.task_table_bytes / PASS_CACHE_PER_TABLE_BYTE) as usize,
-            replace_by_work: TASK_REPLACE_BY_WORK,
-            ..ProverLimits::default()
-        },
-    );
+    let mut prover = Prover::new(Attacker::X, task_limits(&options));
     match prover.prove(position) {
         Ok(Verdict::Proved) => {}
         Ok(Verdict::Disproved) | Err(solvedb_lookup::Error::BudgetExhausted { .. }) => {

@@ -1,0 +1,390 @@
+//! Proved tasks kept on disk while `solvedb build qubic` runs, so that a
+//! build that stops (a crash, a reboot, Ctrl-C after two hours) resumes
+//! where it stopped: each task's strategy is written, atomically, into
+//! `OUT/qubic-tasks/` as soon as it is proved, and a build into the same
+//! directory takes the tasks it finds there instead of proving them again.
+//! The files go once the table is written.
+//!
+//! A task's result is a pure function of its position and the proof's
+//! settings ([`Settings`]), so a file is taken only if its settings are the
+//! build's; its checksum must hold and every move must be an empty cell of
+//! its position, else it is set aside with a reason and the task is proved
+//! again. Whatever a file says, the build's final walk through the merged
+//! strategy checks that it answers every defence and wins, and `solvedb
+//! verify` walks the table with rules of its own.
+//!
+//! The format, one JSON object per file (`task-X-O.json`, the canonical
+//! position's masks in hex): `format` (1), `settings`, `position` (the
+//! notation), `report` (the task's figures), `moves` (`[key, cell]` pairs:
+//! the canonical position's masks as 32 hex digits, X's above O's, and the
+//! cell the strategy plays there) and `checksum`, the XXH3-64 of the
+//! object's JSON without it, in hex.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use solvedb_lookup::format::write_atomically;
+use solvedb_lookup::games::qubic::prover::ProverStats;
+use solvedb_lookup::games::qubic::strategy::board_of_key;
+use solvedb_lookup::{Game, Qubic, QubicBoard};
+
+use super::prove::{TaskMoves, TaskReport};
+
+/// The directory under the build's output directory.
+pub const DIR: &str = "qubic-tasks";
+
+/// The version of the files' format.
+const FORMAT: u32 = 1;
+
+/// Everything a task's result depends on besides its position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Bytes of the task's proof table.
+    pub table_bytes: u64,
+    /// The task's node budget, if any.
+    pub nodes: Option<u64>,
+    /// The prover's width, narrowing, threat budget, replacement and pass
+    /// cache ([`solvedb_lookup::games::qubic::prover::ProverLimits`]).
+    pub width: usize,
+    pub narrow_from: u32,
+    pub threat_budget: u64,
+    pub replace_by_work: bool,
+    pub pass_cache: usize,
+}
+
+/// A task's figures as a file keeps them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Report {
+    nodes: u64,
+    prove_millis: u64,
+    extract_millis: u64,
+    mid_calls: u64,
+    expansions: u64,
+    threat_searches: u64,
+    threat_wins: u64,
+    threat_nodes: u64,
+    hinted_wins: u64,
+    zone_wins: u64,
+    pass_cache_hits: u64,
+    widenings: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Part {
+    format: u32,
+    settings: Settings,
+    position: String,
+    /// `None` for a task that was not proved (disproved, or out of its
+    /// budget): with the same settings it would fail again.
+    report: Option<Report>,
+    moves: Vec<(String, u8)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    checksum: Option<String>,
+}
+
+/// What a file says of its task.
+#[derive(Clone, Debug)]
+pub enum Kept {
+    /// Proved: its strategy and figures.
+    Proved(TaskMoves, TaskReport),
+    /// Not proved with these settings.
+    NotProved,
+}
+
+/// The proved tasks of one build directory.
+#[derive(Clone, Debug)]
+pub struct TaskStore {
+    dir: PathBuf,
+    settings: Settings,
+}
+
+impl TaskStore {
+    /// The store in `out`'s [`DIR`] for tasks proved with `settings`.
+    pub fn new(out: &Path, settings: Settings) -> TaskStore {
+        TaskStore {
+            dir: out.join(DIR),
+            settings,
+        }
+    }
+
+    /// Where the tasks are kept.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, position: QubicBoard) -> PathBuf {
+        self.dir.join(format!(
+            "task-{:016x}-{:016x}.json",
+            position.x(),
+            position.o()
+        ))
+    }
+
+    /// What the task's file says, if there is one; `Err` with the reason a
+    /// file there is not taken.
+    pub fn load(&self, position: QubicBoard) -> Result<Option<Kept>> {
+        let path = self.path(position);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        };
+        self.parse(position, &text)
+            .with_context(|| format!("{} is not taken", path.display()))
+            .map(Some)
+    }
+
+    fn parse(&self, position: QubicBoard, text: &str) -> Result<Kept> {
+        let mut part: Part = serde_json::from_str(text).context("not a task file")?;
+        if part.format != FORMAT {
+            bail!("format {} (this build writes {FORMAT})", part.format);
+        }
+        let checksum = part.checksum.take().context("no checksum")?;
+        if checksum != self::checksum(&part)? {
+            bail!("its checksum does not hold");
+        }
+        if part.settings != self.settings {
+            bail!("proved with other settings: {:?}", part.settings);
+        }
+        if part.position != Qubic.notation(position) {
+            bail!("it names another position: {}", part.position);
+        }
+        let mut moves = TaskMoves::with_capacity(part.moves.len());
+        for (key, cell) in &part.moves {
+            let key = u128::from_str_radix(key, 16)
+                .ok()
+                .filter(|_| key.len() == 32)
+                .with_context(|| format!("a key that is not 32 hex digits: {key:?}"))?;
+            let board = board_of_key(key);
+            if *cell >= 64 || board.x() & board.o() != 0 || board.empty() >> cell & 1 == 0 {
+                bail!("a move that is no empty cell: {cell} in {key:032x}");
+            }
+            moves.insert(key, *cell);
+        }
+        let Some(r) = &part.report else {
+            if !moves.is_empty() {
+                bail!("a task not proved with moves");
+            }
+            return Ok(Kept::NotProved);
+        };
+        let stats = ProverStats {
+            mid_calls: r.mid_calls,
+            expansions: r.expansions,
+            threat_searches: r.threat_searches,
+            threat_wins: r.threat_wins,
+            threat_nodes: r.threat_nodes,
+            hinted_wins: r.hinted_wins,
+            zone_wins: r.zone_wins,
+            pass_cache_hits: r.pass_cache_hits,
+            widenings: r.widenings,
+        };
+        let report = TaskReport {
+            position,
+            stats,
+            nodes: r.nodes,
+            prove: Duration::from_millis(r.prove_millis),
+            extract: Duration::from_millis(r.extract_millis),
+            moves: moves.len(),
+        };
+        Ok(Kept::Proved(moves, report))
+    }
+
+    /// Writes the file of a task that was not proved, atomically.
+    pub fn save_not_proved(&self, position: QubicBoard) -> Result<()> {
+        self.write(Part {
+            format: FORMAT,
+            settings: self.settings.clone(),
+            position: Qubic.notation(position),
+            report: None,
+            moves: Vec::new(),
+            checksum: None,
+        })
+    }
+
+    /// Writes a proved task's file, atomically.
+    pub fn save(&self, moves: &TaskMoves, report: &TaskReport) -> Result<()> {
+        let s = &report.stats;
+        let mut sorted: Vec<(u128, u8)> = moves.iter().map(|(&k, &m)| (k, m)).collect();
+        sorted.sort_unstable();
+        self.write(Part {
+            format: FORMAT,
+            settings: self.settings.clone(),
+            position: Qubic.notation(report.position),
+            report: Some(Report {
+                nodes: report.nodes,
+                prove_millis: report.prove.as_millis() as u64,
+                extract_millis: report.extract.as_millis() as u64,
+                mid_calls: s.mid_calls,
+                expansions: s.expansions,
+                threat_searches: s.threat_searches,
+                threat_wins: s.threat_wins,
+                threat_nodes: s.threat_nodes,
+                hinted_wins: s.hinted_wins,
+                zone_wins: s.zone_wins,
+                pass_cache_hits: s.pass_cache_hits,
+                widenings: s.widenings,
+            }),
+            moves: sorted
+                .into_iter()
+                .map(|(k, m)| (format!("{k:032x}"), m))
+                .collect(),
+            checksum: None,
+        })
+    }
+
+    fn write(&self, mut part: Part) -> Result<()> {
+        part.checksum = Some(checksum(&part)?);
+        std::fs::create_dir_all(&self.dir)
+            .with_context(|| format!("creating {}", self.dir.display()))?;
+        let position = Qubic.parse(&part.position)?;
+        let path = self.path(position);
+        write_atomically(&path, serde_json::to_string(&part)?.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// Removes the directory and every task in it (once the table is
+    /// written).
+    pub fn remove(&self) -> Result<()> {
+        match std::fs::remove_dir_all(&self.dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(e).with_context(|| format!("removing {}", self.dir.display()))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The XXH3-64 of a part's JSON without its checksum.
+fn checksum(part: &Part) -> Result<String> {
+    debug_assert!(part.checksum.is_none());
+    let json = serde_json::to_string(part)?;
+    Ok(format!(
+        "{:016x}",
+        xxhash_rust::xxh3::xxh3_64(json.as_bytes())
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Settings {
+        Settings {
+            table_bytes: 1 << 20,
+            nodes: Some(1000),
+            width: 4,
+            narrow_from: 6,
+            threat_budget: 2000,
+            replace_by_work: true,
+            pass_cache: 256,
+        }
+    }
+
+    /// X on 0 and 1, O on 16 and 17: a board with X to move.
+    fn position() -> QubicBoard {
+        board_of_key(0b11 << 64 | 0b11 << 16)
+    }
+
+    fn saved(dir: &Path) -> (TaskStore, TaskMoves, PathBuf) {
+        let store = TaskStore::new(dir, settings());
+        let board = position();
+        let mut moves = TaskMoves::new();
+        moves.insert(strategy::key(board), 2);
+        let report = TaskReport {
+            position: board,
+            stats: ProverStats::default(),
+            nodes: 7,
+            prove: Duration::from_millis(12),
+            extract: Duration::from_millis(3),
+            moves: 1,
+        };
+        store.save(&moves, &report).expect("saved");
+        let path = store.path(board);
+        (store, moves, path)
+    }
+
+    /// Rewrites a file's part with `change`, its checksum made to hold.
+    fn forge(path: &Path, change: impl FnOnce(&mut Part)) {
+        let mut part: Part =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("a part");
+        part.checksum = None;
+        change(&mut part);
+        part.checksum = Some(checksum(&part).expect("a checksum"));
+        std::fs::write(path, serde_json::to_string(&part).expect("json")).expect("written");
+    }
+
+    fn refusal(store: &TaskStore) -> String {
+        format!("{:#}", store.load(position()).expect_err("refused"))
+    }
+
+    use solvedb_lookup::games::qubic::strategy;
+
+    #[test]
+    fn a_saved_task_loads_as_it_was_and_a_damaged_one_is_refused_with_its_reason() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let (store, moves, path) = saved(dir.path());
+        let Some(Kept::Proved(loaded, report)) = store.load(position()).expect("read") else {
+            panic!("not kept as proved");
+        };
+        assert_eq!(loaded, moves);
+        assert_eq!((report.nodes, report.moves), (7, 1));
+        assert_eq!(report.prove, Duration::from_millis(12));
+        assert!(
+            store
+                .load(board_of_key(1 << 64 | 2))
+                .expect("read")
+                .is_none()
+        );
+
+        // A flipped digit: the checksum.
+        let text = std::fs::read_to_string(&path).expect("read");
+        std::fs::write(&path, text.replace("\"nodes\":7", "\"nodes\":8")).expect("written");
+        assert!(
+            refusal(&store).contains("checksum does not hold"),
+            "{}",
+            refusal(&store)
+        );
+
+        // Forged with a checksum that holds: other settings, another
+        // position, a move on a stone, a key too short, another format.
+        let (store, _, path) = saved(dir.path());
+        forge(&path, |p| p.settings.width = 8);
+        assert!(
+            refusal(&store).contains("other settings"),
+            "{}",
+            refusal(&store)
+        );
+        let (store, _, path) = saved(dir.path());
+        forge(&path, |p| p.position = Qubic.notation(Qubic.start()));
+        assert!(
+            refusal(&store).contains("another position"),
+            "{}",
+            refusal(&store)
+        );
+        let (store, _, path) = saved(dir.path());
+        forge(&path, |p| p.moves[0].1 = 16);
+        assert!(
+            refusal(&store).contains("no empty cell"),
+            "{}",
+            refusal(&store)
+        );
+        let (store, _, path) = saved(dir.path());
+        forge(&path, |p| p.moves[0].0.pop().map(|_| ()).unwrap_or(()));
+        assert!(
+            refusal(&store).contains("32 hex digits"),
+            "{}",
+            refusal(&store)
+        );
+        let (store, _, path) = saved(dir.path());
+        forge(&path, |p| p.format = 2);
+        assert!(refusal(&store).contains("format 2"), "{}", refusal(&store));
+        std::fs::write(&path, "{}").expect("written");
+        assert!(
+            refusal(&store).contains("not a task file"),
+            "{}",
+            refusal(&store)
+        );
+    }
+}
