@@ -41,6 +41,12 @@ const FORMAT: u32 = 1;
 /// Everything a task's result depends on besides its position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
+    /// The prover's revision
+    /// ([`REVISION`](solvedb_lookup::games::qubic::prover::REVISION)): its
+    /// code decides which nodes a proof visits. Files written before the
+    /// field existed were proved by the first.
+    #[serde(default = "first_revision")]
+    pub prover: u32,
     /// Bytes of the task's proof table.
     pub table_bytes: u64,
     /// The task's node budget, if any.
@@ -52,6 +58,10 @@ pub struct Settings {
     pub threat_budget: u64,
     pub replace_by_work: bool,
     pub pass_cache: usize,
+}
+
+fn first_revision() -> u32 {
+    1
 }
 
 /// A task's figures as a file keeps them.
@@ -272,6 +282,7 @@ mod tests {
 
     fn settings() -> Settings {
         Settings {
+            prover: solvedb_lookup::games::qubic::prover::REVISION,
             table_bytes: 1 << 20,
             nodes: Some(1000),
             width: 4,

@@ -44,7 +44,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
-use solvedb_lookup::games::qubic::prover::{Attacker, Prover, ProverLimits, ProverStats, Verdict};
+use solvedb_lookup::games::qubic::prover::{
+    Attacker, Prover, ProverLimits, ProverStats, REVISION, Verdict,
+};
 use solvedb_lookup::games::qubic::strategy::{Settled, probe_threats, threat_move};
 use solvedb_lookup::games::qubic::threats::ThreatSearch;
 use solvedb_lookup::games::qubic::{SYMMETRIES, canonical_with_symmetry, threats};
@@ -116,6 +118,7 @@ impl ProofOptions {
     pub fn settings(&self) -> Settings {
         let limits = task_limits(self);
         Settings {
+            prover: REVISION,
             table_bytes: limits.table_bytes,
             nodes: limits.nodes,
             width: limits.width,

@@ -93,6 +93,12 @@ pub struct ProverLimits {
     pub epsilon_percent: u32,
 }
 
+/// The revision of the prover's search: raised by every change that alters
+/// which nodes a proof visits or the move it finds (a change that makes the
+/// same search faster keeps it), so that a build resuming from kept tasks
+/// takes none that another search proved.
+pub const REVISION: u32 = 1;
+
 /// The node budget of every threat search whose result a table relies on:
 /// the probe of a strategy resolves the positions the table leaves out with
 /// exactly this search, so it is part of the table format.
