@@ -999,11 +999,14 @@ struct Entry {
 }
 
 /// The proof table: buckets of four entries, the entry that cost the least
-/// work replaced first; solved entries are kept over open ones.
+/// work replaced first; solved entries are kept over open ones. Any number
+/// of buckets: a board's bucket is the high half of its hash times the
+/// count (Lemire, "Fast random integer generation in an interval", 2019),
+/// which for a power of two is the hash's top bits, as it always was.
 #[derive(Debug)]
 struct ProofTable {
     entries: Vec<Entry>,
-    bits: u32,
+    buckets: u64,
     used: usize,
     /// See [`ProverLimits::replace_by_work`].
     by_work: bool,
@@ -1013,11 +1016,10 @@ const BUCKET: usize = 4;
 
 impl ProofTable {
     fn new(bytes: u64, by_work: bool) -> ProofTable {
-        let entries = (bytes / size_of::<Entry>() as u64).max(BUCKET as u64);
-        let bits = 63 - entries.leading_zeros();
+        let buckets = (bytes / (BUCKET * size_of::<Entry>()) as u64).max(1);
         ProofTable {
-            entries: vec![Entry::default(); 1 << bits],
-            bits,
+            entries: vec![Entry::default(); buckets as usize * BUCKET],
+            buckets,
             used: 0,
             by_work,
         }
@@ -1029,7 +1031,7 @@ impl ProofTable {
             ^ board.o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
         h ^= h >> 29;
         h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        (h >> (64 - self.bits)) as usize & !(BUCKET - 1)
+        ((u128::from(h) * u128::from(self.buckets)) >> 64) as usize * BUCKET
     }
 
     fn get(&self, board: QubicBoard) -> Option<Entry> {
@@ -1135,5 +1137,64 @@ mod frames {
             }
         }
         assert!(checked > 5000);
+    }
+}
+
+#[cfg(test)]
+mod table {
+    use super::*;
+    use crate::testkit::Rng;
+
+    fn random_board(rng: &mut Rng) -> QubicBoard {
+        let x = rng.next_u64();
+        QubicBoard {
+            x,
+            o: rng.next_u64() & !x,
+        }
+    }
+
+    #[test]
+    fn a_table_of_any_size_fills_every_bucket_and_keeps_what_it_holds() {
+        let entry = size_of::<Entry>() as u64;
+        for buckets in [1u64, 3, 5, 64, 1000] {
+            let mut table = ProofTable::new(buckets * BUCKET as u64 * entry + entry - 1, false);
+            assert_eq!(table.entries.len() as u64, buckets * BUCKET as u64);
+            let mut rng = Rng::new(buckets);
+            let mut hit = vec![false; buckets as usize];
+            let boards: Vec<QubicBoard> =
+                (0..buckets * 64).map(|_| random_board(&mut rng)).collect();
+            for &board in &boards {
+                let at = table.bucket(board);
+                assert_eq!(at % BUCKET, 0);
+                hit[at / BUCKET] = true;
+            }
+            assert!(hit.iter().all(|&h| h), "{buckets} buckets: some never used");
+            // The last board put is always found again.
+            for &board in &boards[..100.min(boards.len())] {
+                table.put(board, 3, 4, Some(7), 9);
+                let entry = table.get(board).expect("just put");
+                assert_eq!((entry.pn, entry.dn, entry.mv), (3, 4, 7));
+            }
+        }
+    }
+
+    /// The index of revision 1, which held only powers of two: the same
+    /// buckets, so tasks kept by a build before the change stay valid.
+    #[test]
+    fn a_power_of_two_takes_the_top_bits_of_the_hash() {
+        let table = ProofTable::new(1 << 20, false);
+        let bits = (table.entries.len() as u64).trailing_zeros();
+        let mut rng = Rng::new(2);
+        for _ in 0..1000 {
+            let board = random_board(&mut rng);
+            let mut h = board.x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ board.o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+            h ^= h >> 29;
+            h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            assert_eq!(
+                table.bucket(board),
+                (h >> (64 - bits)) as usize & !(BUCKET - 1)
+            );
+        }
     }
 }
