@@ -3,7 +3,7 @@
 //! where it stopped: each task's strategy is written, atomically, into
 //! `OUT/qubic-tasks/` as soon as it is proved, and a build into the same
 //! directory takes the tasks it finds there instead of proving them again.
-//! The files go once the table is written.
+//! The files go once the whole proof is done.
 //!
 //! A task's result is a pure function of its position and the proof's
 //! settings ([`Settings`]), so a file is taken only if its settings are the
@@ -254,8 +254,8 @@ impl TaskStore {
             .with_context(|| format!("writing {}", path.display()))
     }
 
-    /// Removes the directory and every task in it (once the table is
-    /// written).
+    /// Removes the directory and every task in it (once the proof is
+    /// done).
     pub fn remove(&self) -> Result<()> {
         match std::fs::remove_dir_all(&self.dir) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {

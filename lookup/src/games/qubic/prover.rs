@@ -94,9 +94,10 @@ pub struct ProverLimits {
 }
 
 /// The revision of the prover's search: raised by every change that alters
-/// which nodes a proof visits or the move it finds (a change that makes the
-/// same search faster keeps it), so that a build resuming from kept tasks
-/// takes none that another search proved.
+/// which nodes a proof visits or the move it finds, the defaults of
+/// [`ProverLimits`] included (a change that makes the same search faster
+/// keeps it), so that a build resuming from kept tasks takes none that
+/// another search proved.
 pub const REVISION: u32 = 1;
 
 /// The node budget of every threat search whose result a table relies on:
