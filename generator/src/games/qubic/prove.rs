@@ -114,7 +114,7 @@ const PASS_CACHE_PER_TABLE_BYTE: u64 = 4096;
 
 impl ProofOptions {
     /// What a task's result depends on besides its position: the limits
-    /// [`run_task`] gives its prover.
+    /// a task's prover is given.
     pub fn settings(&self) -> Settings {
         let limits = task_limits(self);
         Settings {
