@@ -20,6 +20,7 @@
 //! cell the strategy plays there) and `checksum`, the XXH3-64 of the
 //! object's JSON without it, in hex.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -30,7 +31,26 @@ use solvedb_lookup::games::qubic::prover::ProverStats;
 use solvedb_lookup::games::qubic::strategy::board_of_key;
 use solvedb_lookup::{Game, Qubic, QubicBoard};
 
-use super::prove::{TaskMoves, TaskReport};
+/// A task's strategy: the prover's move at each position it needed one
+/// (canonical key, move on the canonical board).
+pub type TaskMoves = HashMap<u128, u8>;
+
+/// One task's figures.
+#[derive(Clone, Debug)]
+pub struct TaskReport {
+    /// The task's position (canonical, X to move).
+    pub position: QubicBoard,
+    /// What its prover counted.
+    pub stats: ProverStats,
+    /// Nodes (proof and threat search).
+    pub nodes: u64,
+    /// Time to prove it and to extract its strategy.
+    pub prove: Duration,
+    /// Time to extract its strategy.
+    pub extract: Duration,
+    /// Positions of its strategy that took the prover's move.
+    pub moves: usize,
+}
 
 /// The directory under the build's output directory.
 pub const DIR: &str = "qubic-tasks";

@@ -44,15 +44,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
-use solvedb_lookup::games::qubic::prover::{
-    Attacker, Prover, ProverLimits, ProverStats, REVISION, Verdict,
-};
+use solvedb_lookup::games::qubic::prover::{Attacker, Prover, ProverLimits, REVISION, Verdict};
 use solvedb_lookup::games::qubic::strategy::{Settled, probe_threats, threat_move};
 use solvedb_lookup::games::qubic::threats::ThreatSearch;
 use solvedb_lookup::games::qubic::{SYMMETRIES, canonical_with_symmetry, threats};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell};
 
 use super::parts::{Kept, Settings, TaskStore};
+pub use super::parts::{TaskMoves, TaskReport};
 
 /// How the proof runs. Only `threads` may change without changing the
 /// table: a task's result depends on its memory and budget.
@@ -138,23 +137,6 @@ impl Default for ProofOptions {
             task_nodes: Some(TASK_NODES),
         }
     }
-}
-
-/// One task's figures.
-#[derive(Clone, Debug)]
-pub struct TaskReport {
-    /// The task's position (canonical, X to move).
-    pub position: QubicBoard,
-    /// What its prover counted.
-    pub stats: ProverStats,
-    /// Nodes (proof and threat search).
-    pub nodes: u64,
-    /// Time to prove it and to extract its strategy.
-    pub prove: Duration,
-    /// Time to extract its strategy.
-    pub extract: Duration,
-    /// Positions of its strategy that took the prover's move.
-    pub moves: usize,
 }
 
 /// A proved strategy and the figures of its proof.
@@ -321,10 +303,6 @@ fn rules_move(threats: &mut ThreatSearch, board: QubicBoard) -> Option<u8> {
 fn key(board: QubicBoard) -> u128 {
     solvedb_lookup::games::qubic::strategy::key(board)
 }
-
-/// A task's strategy: the prover's move at each position it needed one
-/// (canonical key, move on the canonical board).
-pub type TaskMoves = HashMap<u128, u8>;
 
 /// Proves every O reply to X's move (`after`: O to move), one task each.
 /// `Ok(Err(task))`: a task that was not proved.
