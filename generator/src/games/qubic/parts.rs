@@ -90,15 +90,7 @@ struct Report {
     nodes: u64,
     prove_millis: u64,
     extract_millis: u64,
-    mid_calls: u64,
-    expansions: u64,
-    threat_searches: u64,
-    threat_wins: u64,
-    threat_nodes: u64,
-    hinted_wins: u64,
-    zone_wins: u64,
-    pass_cache_hits: u64,
-    widenings: u64,
+    stats: ProverStats,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -199,20 +191,9 @@ impl TaskStore {
             }
             return Ok(Kept::NotProved);
         };
-        let stats = ProverStats {
-            mid_calls: r.mid_calls,
-            expansions: r.expansions,
-            threat_searches: r.threat_searches,
-            threat_wins: r.threat_wins,
-            threat_nodes: r.threat_nodes,
-            hinted_wins: r.hinted_wins,
-            zone_wins: r.zone_wins,
-            pass_cache_hits: r.pass_cache_hits,
-            widenings: r.widenings,
-        };
         let report = TaskReport {
             position,
-            stats,
+            stats: r.stats,
             nodes: r.nodes,
             prove: Duration::from_millis(r.prove_millis),
             extract: Duration::from_millis(r.extract_millis),
@@ -223,52 +204,43 @@ impl TaskStore {
 
     /// Writes the file of a task that was not proved, atomically.
     pub fn save_not_proved(&self, position: QubicBoard) -> Result<()> {
-        self.write(Part {
-            format: FORMAT,
-            settings: self.settings.clone(),
-            position: Qubic.notation(position),
-            report: None,
-            moves: Vec::new(),
-            checksum: None,
-        })
+        self.write(position, None, Vec::new())
     }
 
     /// Writes a proved task's file, atomically.
     pub fn save(&self, moves: &TaskMoves, report: &TaskReport) -> Result<()> {
-        let s = &report.stats;
         let mut sorted: Vec<(u128, u8)> = moves.iter().map(|(&k, &m)| (k, m)).collect();
         sorted.sort_unstable();
-        self.write(Part {
-            format: FORMAT,
-            settings: self.settings.clone(),
-            position: Qubic.notation(report.position),
-            report: Some(Report {
-                nodes: report.nodes,
-                prove_millis: report.prove.as_millis() as u64,
-                extract_millis: report.extract.as_millis() as u64,
-                mid_calls: s.mid_calls,
-                expansions: s.expansions,
-                threat_searches: s.threat_searches,
-                threat_wins: s.threat_wins,
-                threat_nodes: s.threat_nodes,
-                hinted_wins: s.hinted_wins,
-                zone_wins: s.zone_wins,
-                pass_cache_hits: s.pass_cache_hits,
-                widenings: s.widenings,
-            }),
-            moves: sorted
-                .into_iter()
-                .map(|(k, m)| (format!("{k:032x}"), m))
-                .collect(),
-            checksum: None,
-        })
+        let figures = Report {
+            nodes: report.nodes,
+            prove_millis: report.prove.as_millis() as u64,
+            extract_millis: report.extract.as_millis() as u64,
+            stats: report.stats,
+        };
+        let moves = sorted
+            .into_iter()
+            .map(|(k, m)| (format!("{k:032x}"), m))
+            .collect();
+        self.write(report.position, Some(figures), moves)
     }
 
-    fn write(&self, mut part: Part) -> Result<()> {
+    fn write(
+        &self,
+        position: QubicBoard,
+        report: Option<Report>,
+        moves: Vec<(String, u8)>,
+    ) -> Result<()> {
+        let mut part = Part {
+            format: FORMAT,
+            settings: self.settings.clone(),
+            position: Qubic.notation(position),
+            report,
+            moves,
+            checksum: None,
+        };
         part.checksum = Some(checksum(&part)?);
         std::fs::create_dir_all(&self.dir)
             .with_context(|| format!("creating {}", self.dir.display()))?;
-        let position = Qubic.parse(&part.position)?;
         let path = self.path(position);
         write_atomically(&path, serde_json::to_string(&part)?.as_bytes())
             .with_context(|| format!("writing {}", path.display()))
@@ -402,7 +374,9 @@ mod tests {
             refusal(&store)
         );
         let (store, _, path) = saved(dir.path());
-        forge(&path, |p| p.moves[0].0.pop().map(|_| ()).unwrap_or(()));
+        forge(&path, |p| {
+            p.moves[0].0.pop();
+        });
         assert!(
             refusal(&store).contains("32 hex digits"),
             "{}",

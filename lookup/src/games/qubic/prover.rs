@@ -124,8 +124,9 @@ impl Default for ProverLimits {
     }
 }
 
-/// Counters of a [`Prover`], for measuring.
-#[derive(Copy, Clone, Debug, Default)]
+/// Counters of a [`Prover`], for measuring (serialised in the files a
+/// build keeps its proved tasks in).
+#[derive(Copy, Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct ProverStats {
     /// Calls of the proof search's recursion (`mid`).
     pub mid_calls: u64,
