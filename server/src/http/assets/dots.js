@@ -25,16 +25,17 @@ function el(name, attrs) {
 // Text in the SVG would scale with the board (a 2×2 board drawn 560 px
 // wide had 31 px tags): keep tags at 16 px and coordinates at 14 px on the
 // screen however large the board is drawn, 13 px and 12 px on a phone.
+function fitText(svg, width) {
+  if (!width) return;
+  const units = Number(svg.dataset.width) / width; // user units per pixel
+  const phone = width < 480;
+  svg.style.setProperty("--tag", `${(phone ? 13 : 16) * units}px`);
+  svg.style.setProperty("--label", `${(phone ? 12 : 14) * units}px`);
+}
+
+// Later changes of the board's width (a turned phone, a resized window).
 const sizes = new ResizeObserver((entries) => {
-  for (const entry of entries) {
-    const svg = entry.target;
-    const width = entry.contentRect.width;
-    if (!width) continue;
-    const units = Number(svg.dataset.width) / width; // user units per pixel
-    const phone = width < 480;
-    svg.style.setProperty("--tag", `${(phone ? 13 : 16) * units}px`);
-    svg.style.setProperty("--label", `${(phone ? 12 : 14) * units}px`);
-  }
+  for (const entry of entries) fitText(entry.target, entry.contentRect.width);
 });
 
 /** Arrow keys along the edges (see the module's comment). */
@@ -157,6 +158,10 @@ export function render(container, view) {
     for (let c = 0; c <= rules.cols; c++)
       svg.append(el("circle", { cx: x(c), cy: y(r), r: 7, class: "dot" }));
   container.replaceChildren(svg);
+  // Fitted now, not only when the observer first reports: its report comes
+  // at the next rendering step, and until then the page (and anyone who
+  // reads it, a test included) would have the text at the SVG's own scale.
+  fitText(svg, svg.getBoundingClientRect().width);
   sizes.observe(svg);
   rove(container, edges, {
     preferred: view.lastMove,
