@@ -65,13 +65,15 @@ pub struct ProofOptions {
     pub task_nodes: Option<u64>,
 }
 
-/// The proof table of each task of `solvedb build qubic`: 8 GiB. The
-/// corner's O-3 task, which had run out of a 1.5·10⁹-node budget in 2 GiB
-/// (the table full), was proved in 4 GiB in 2.69·10⁹ nodes (33.2 M
-/// proof-search calls, 608 s), the table 96% full at the end; the O-21 and
-/// O-22 tasks were still open after 1.2·10¹⁰ nodes in 4 GiB, where the
-/// table had long been full (docs/qubic.md).
-pub const TASK_TABLE_BYTES: u64 = 8 << 30;
+/// The proof table of each task of `solvedb build qubic`: 3.5 GiB, so
+/// that the two tasks a 2-core machine proves at once stay within the
+/// 8 GiB the build may use (a task proved alone peaks at 3,732,900 kB
+/// resident: its table, its pass cache and the rest of its prover; two
+/// are 7.1 GiB). Memory buys little: the
+/// corner's O-3 task took 2.78·10⁹ nodes in 3.5 GiB (504 s), 2.69·10⁹ in
+/// 4 GiB and 2.59·10⁹ in 8 GiB; O 15 took 3.94·10⁹ (684 s), 3.73·10⁹ and
+/// 3.36·10⁹ (docs/qubic.md, sixth session).
+pub const TASK_TABLE_BYTES: u64 = 3584 << 20;
 
 /// The most nodes (proof and threat search) a task of `solvedb build
 /// qubic` may take before its first move counts as failed: over three
@@ -108,7 +110,8 @@ pub const TASK_THREAT_BUDGET: u64 = 2_000;
 pub const TASK_REPLACE_BY_WORK: bool = true;
 
 /// Bytes of a task's proof table per entry of its cache of pass lines
-/// ([`ProverLimits::pass_cache`]): 8 GiB give 2²¹ entries (112 MiB).
+/// ([`ProverLimits::pass_cache`]): 3.5 GiB give 917,504, which the prover
+/// rounds up to 2²⁰ entries (56 MiB).
 const PASS_CACHE_PER_TABLE_BYTE: u64 = 4096;
 
 impl ProofOptions {
