@@ -133,6 +133,10 @@ fn main() {
                 limits.widen_pn = args[i + 1].parse().unwrap();
                 i += 1;
             }
+            "--max-stones" => {
+                limits.max_stones = args[i + 1].parse().unwrap();
+                i += 1;
+            }
             "--narrow-from" => {
                 limits.narrow_from = args[i + 1].parse().unwrap();
                 i += 1;

@@ -92,6 +92,9 @@ fn build<G: Buildable>(
             count(solution.entries.len() as u64, "entry byte", "entry bytes")
         )?;
     }
+    for note in &solution.notes {
+        writeln!(out, "{note}")?;
+    }
     write_written(
         out,
         &built.path,

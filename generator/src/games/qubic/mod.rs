@@ -133,10 +133,11 @@ pub fn strategy_solution(proved: &ProvedStrategy) -> Solution {
     ];
     if let Some(task) = hardest {
         notes.push(format!(
-            "hardest task {}: {} nodes, {}",
+            "hardest task {}: {} nodes, {}{}",
             Qubic.notation(task.position),
             task.nodes,
-            seconds(task.prove)
+            seconds(task.prove),
+            prove::within(task.stone_limit)
         ));
     }
     for (first, failed) in &proved.failed_moves {
@@ -424,6 +425,7 @@ pub fn random_position(rng: &mut Rng, stones: u32, careful: bool) -> Option<Qubi
 
 #[cfg(test)]
 mod tests {
+    use solvedb_lookup::games::qubic::prover::{Attacker, Prover, ProverLimits, Verdict};
     use solvedb_lookup::games::qubic::strategy::{board_of_key, probe_threats, threat_move};
     use solvedb_lookup::{ExactSolver, QubicSolver, WIN_SCORE};
 
@@ -512,6 +514,50 @@ mod tests {
             assert_eq!(again.records, proved.records);
         }
         assert!(stored > 0, "the roots needed no records");
+    }
+
+    #[test]
+    fn a_stone_limit_ends_every_line_and_a_larger_one_reaches_calm_wins() {
+        // Calm positions X wins without a threat line: not won within a
+        // limit of their own stones (every line ends there), won within a
+        // few more by a move the solver confirms; and the build's tasks,
+        // whose strategies the walk and the solver check above, are proved
+        // within its limits.
+        let mut solver = QubicSolver::new(SearchLimits::default());
+        let mut reached = 0;
+        for (root, _) in small_roots(4, 36, 2020) {
+            let within = |extra: u32| {
+                Prover::new(
+                    Attacker::X,
+                    ProverLimits {
+                        table_bytes: 4 << 20,
+                        max_stones: root.stones() + extra,
+                        nodes: Some(20_000_000),
+                        ..ProverLimits::default()
+                    },
+                )
+            };
+            assert_eq!(
+                within(0).prove(root).expect("within the budget"),
+                Verdict::Disproved,
+                "{}",
+                Qubic.notation(root)
+            );
+            let mut prover = within(8);
+            if prover.prove(root).expect("within the budget") == Verdict::Proved {
+                let mv = prover.winning_move(root).expect("proved").expect("a move");
+                let after = root.with_move(QubicCell::new(mv).expect("a cell"));
+                assert!(solver.score(after).expect("solved") < 0);
+                reached += 1;
+            }
+            let proved = prove_strategy(root, options(), None, &|_| {}).expect("proved");
+            assert!(
+                proved.tasks.iter().all(|t| t.stone_limit.is_some()),
+                "{}",
+                Qubic.notation(root)
+            );
+        }
+        assert!(reached >= 1, "no root proved within eight more stones");
     }
 
     #[test]

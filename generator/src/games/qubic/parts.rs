@@ -40,9 +40,10 @@ pub type TaskMoves = HashMap<u128, u8>;
 pub struct TaskReport {
     /// The task's position (canonical, X to move).
     pub position: QubicBoard,
-    /// What its prover counted.
+    /// What the prover that proved it counted.
     pub stats: ProverStats,
-    /// Nodes (proof and threat search).
+    /// Nodes (proof and threat search) of every attempt, those within
+    /// smaller stone limits too.
     pub nodes: u64,
     /// Time to prove it and to extract its strategy.
     pub prove: Duration,
@@ -50,6 +51,11 @@ pub struct TaskReport {
     pub extract: Duration,
     /// Positions of its strategy that took the prover's move.
     pub moves: usize,
+    /// The stone limit ([`ProverLimits::max_stones`]) within which it was
+    /// proved, `None` for none.
+    ///
+    /// [`ProverLimits::max_stones`]: solvedb_lookup::games::qubic::prover::ProverLimits::max_stones
+    pub stone_limit: Option<u32>,
 }
 
 /// The directory under the build's output directory.
@@ -78,6 +84,13 @@ pub struct Settings {
     pub threat_budget: u64,
     pub replace_by_work: bool,
     pub pass_cache: usize,
+    /// The stone limits tried in turn, as stones beyond the task's
+    /// position, before a proof without one ([`ProverLimits::max_stones`]);
+    /// files written before the field existed tried none.
+    ///
+    /// [`ProverLimits::max_stones`]: solvedb_lookup::games::qubic::prover::ProverLimits::max_stones
+    #[serde(default)]
+    pub stone_limits: Vec<u32>,
 }
 
 fn first_revision() -> u32 {
@@ -91,6 +104,8 @@ struct Report {
     prove_millis: u64,
     extract_millis: u64,
     stats: ProverStats,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stone_limit: Option<u32>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -198,6 +213,7 @@ impl TaskStore {
             prove: Duration::from_millis(r.prove_millis),
             extract: Duration::from_millis(r.extract_millis),
             moves: moves.len(),
+            stone_limit: r.stone_limit,
         };
         Ok(Kept::Proved(moves, report))
     }
@@ -216,6 +232,7 @@ impl TaskStore {
             prove_millis: report.prove.as_millis() as u64,
             extract_millis: report.extract.as_millis() as u64,
             stats: report.stats,
+            stone_limit: report.stone_limit,
         };
         let moves = sorted
             .into_iter()
@@ -282,6 +299,7 @@ mod tests {
             threat_budget: 2000,
             replace_by_work: true,
             pass_cache: 256,
+            stone_limits: vec![10, 12],
         }
     }
 
@@ -302,6 +320,7 @@ mod tests {
             prove: Duration::from_millis(12),
             extract: Duration::from_millis(3),
             moves: 1,
+            stone_limit: Some(12),
         };
         store.save(&moves, &report).expect("saved");
         let path = store.path(board);
@@ -334,6 +353,7 @@ mod tests {
         assert_eq!(loaded, moves);
         assert_eq!((report.nodes, report.moves), (7, 1));
         assert_eq!(report.prove, Duration::from_millis(12));
+        assert_eq!(report.stone_limit, Some(12));
         assert!(
             store
                 .load(board_of_key(1 << 64 | 2))

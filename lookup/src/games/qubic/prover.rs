@@ -70,6 +70,13 @@ pub struct ProverLimits {
     /// [`ProverLimits::width`]: nearer the root every move is searched (few
     /// nodes, where a choice left out costs most).
     pub narrow_from: u32,
+    /// The most stones a position of the proof may have with the attacker
+    /// to move and no threat line: such a position is counted as not won
+    /// (disproved within the limit), so every line of the search ends
+    /// there and a narrowed node whose moves all fail takes more in.
+    /// A proof found within the limit is a proof; a disproof only says
+    /// that none exists within it. `u32::MAX`: no limit.
+    pub max_stones: u32,
     /// Entries of the cache of pass lines (the attacker's threat line
     /// when the defender, to move, passes), a power of two; `0` for none.
     pub pass_cache: usize,
@@ -116,6 +123,7 @@ impl Default for ProverLimits {
             width: 0,
             widen_pn: INFINITE,
             narrow_from: 0,
+            max_stones: u32::MAX,
             pass_cache: 0,
             weak: false,
             replace_by_work: false,
@@ -427,6 +435,11 @@ impl Prover {
         line
     }
 
+    /// The limits it searches within.
+    pub fn limits(&self) -> ProverLimits {
+        self.limits
+    }
+
     /// The counters so far.
     pub fn stats(&self) -> ProverStats {
         let mut stats = self.stats;
@@ -436,7 +449,7 @@ impl Prover {
 
     /// Entries in use in the proof table, and its capacity.
     pub fn table_use(&self) -> (usize, usize) {
-        (self.table.used, self.table.entries.len())
+        (self.table.used, self.table.capacity())
     }
 
     /// Nodes spent so far (proof-search and threat-search nodes).
@@ -488,30 +501,35 @@ impl Prover {
     /// A winning move of the attacker (to move) in a position it wins, in
     /// the frame of the board given: from the table, or by proving the
     /// position again where the table lost it. `None` if the attacker does
-    /// not win.
+    /// not win, or (with [`ProverLimits::max_stones`]) if no proof is found
+    /// within the limit: a position the search settled by a threat line
+    /// found with a hint, which the proof did not store, can be at the
+    /// limit and without a line the unhinted search finds.
     ///
     /// # Errors
     ///
     /// As [`prove`](Prover::prove).
     pub fn winning_move(&mut self, board: QubicBoard) -> Result<Option<u8>, Error> {
-        if let Evaluation::Solved(verdict, mv) = self.evaluate(board, &[]) {
-            return Ok(mv.filter(|_| verdict == Verdict::Proved));
-        }
         let images = images_of(board);
         let (key, symmetry) = least(&images);
         let inverse = &INVERSES[symmetry];
-        for attempt in 0..2 {
-            if let Some(entry) = self.table.get(key) {
-                if entry.pn == 0 && entry.mv != NO_MOVE {
-                    return Ok(Some(inverse[usize::from(entry.mv)]));
-                }
-                if entry.dn == 0 {
-                    return Ok(None);
-                }
-            }
-            if attempt == 0 && self.prove(board)? == Verdict::Disproved {
-                return Ok(None);
-            }
+        let stored = |table: &ProofTable| {
+            table
+                .get(key)
+                .filter(|e| e.pn == 0 && e.mv != NO_MOVE)
+                .map(|e| inverse[usize::from(e.mv)])
+        };
+        if let Some(mv) = stored(&self.table) {
+            return Ok(Some(mv));
+        }
+        if let Evaluation::Solved(verdict, mv) = self.evaluate(board, &[]) {
+            return Ok(mv.filter(|_| verdict == Verdict::Proved));
+        }
+        if self.prove(board)? == Verdict::Disproved {
+            return Ok(None);
+        }
+        if let Some(mv) = stored(&self.table) {
+            return Ok(Some(mv));
         }
         // Proved, but the table kept no move: find one among the children.
         let (attacker, defender) = self.sides(board);
@@ -603,6 +621,9 @@ impl Prover {
             }
             if let Some(line) = self.threat_line(attacker, defender, hint) {
                 return Evaluation::Solved(Verdict::Proved, Some(line.first()));
+            }
+            if board.stones() >= self.limits.max_stones {
+                return Evaluation::Solved(Verdict::Disproved, None);
             }
             // Dead cells (on no line anyone can complete) are passes, never
             // better than a live cell (see `QubicSolver`).
@@ -765,7 +786,7 @@ impl Prover {
         if mine.forks != 0 {
             return Evaluation::Solved(Verdict::Proved, Some(mine.forks.trailing_zeros() as u8));
         }
-        if mine.live == 0 {
+        if mine.live == 0 || board.stones() >= self.limits.max_stones {
             return Evaluation::Solved(Verdict::Disproved, None);
         }
         Evaluation::Open(mine.live | theirs.live)
@@ -1005,9 +1026,23 @@ struct Entry {
 /// of buckets: a board's bucket is the high half of its hash times the
 /// count (Lemire, "Fast random integer generation in an interval", 2019),
 /// which for a power of two is the hash's top bits, as it always was.
+///
+/// Layout (speed only; which entry a board takes is as before): an entry
+/// is four words (X's mask, O's mask, `pn | dn << 32`, `work | mv << 32 |
+/// used << 40`), a bucket 128 bytes starting on a 128-byte boundary, so a
+/// probe reads one aligned pair of cache lines (which the processor's
+/// adjacent-line prefetch fetches together) instead of the three that
+/// 32-byte entries at the allocator's 16-byte offset straddled. The words
+/// are a zeroed allocation (untouched pages until first used, and an
+/// all-zero entry is an unused one), advised onto huge pages: a table of
+/// gigabytes probed at random otherwise misses the TLB on nearly every
+/// probe (as the dots solver's table did, `crate::mapping`); from
+/// [`HUGE_PAGES_FROM`] on.
 #[derive(Debug)]
 struct ProofTable {
-    entries: Vec<Entry>,
+    words: Box<[u64]>,
+    /// The index of the first word of bucket 0 (128-byte aligned).
+    base: usize,
     buckets: u64,
     used: usize,
     /// See [`ProverLimits::replace_by_work`].
@@ -1016,32 +1051,86 @@ struct ProofTable {
 
 const BUCKET: usize = 4;
 
+/// Words of one entry.
+const ENTRY_WORDS: usize = 4;
+
+/// Words of one bucket (128 bytes).
+const BUCKET_WORDS: usize = BUCKET * ENTRY_WORDS;
+
+/// Tables smaller than this stay on 4 KiB pages: a huge page is zeroed
+/// whole when first touched, which a live search's short proof in a small
+/// table would pay for (the dots solver's threshold, measured there).
+const HUGE_PAGES_FROM: usize = 128 << 20;
+
+/// Bytes an entry takes in the table.
+const ENTRY_BYTES: u64 = (ENTRY_WORDS * size_of::<u64>()) as u64;
+
+impl Entry {
+    fn unpack(words: &[u64]) -> Entry {
+        Entry {
+            x: words[0],
+            o: words[1],
+            pn: words[2] as u32,
+            dn: (words[2] >> 32) as u32,
+            work: words[3] as u32,
+            mv: (words[3] >> 32) as u8,
+            used: words[3] >> 40 & 1 != 0,
+        }
+    }
+
+    fn pack(&self, words: &mut [u64]) {
+        words[0] = self.x;
+        words[1] = self.o;
+        words[2] = u64::from(self.pn) | u64::from(self.dn) << 32;
+        words[3] = u64::from(self.work) | u64::from(self.mv) << 32 | u64::from(self.used) << 40;
+    }
+
+    fn holds(words: &[u64], board: QubicBoard) -> bool {
+        words[3] >> 40 & 1 != 0 && words[0] == board.x && words[1] == board.o
+    }
+}
+
 impl ProofTable {
     fn new(bytes: u64, by_work: bool) -> ProofTable {
-        let buckets = (bytes / (BUCKET * size_of::<Entry>()) as u64).max(1);
+        let buckets = (bytes / (BUCKET as u64 * ENTRY_BYTES)).max(1);
+        let bucket_bytes = BUCKET_WORDS * size_of::<u64>();
+        // One bucket more than needed, so that an aligned start fits.
+        let words: Box<[u64]> = bytemuck::zeroed_slice_box((buckets as usize + 1) * BUCKET_WORDS);
+        let offset =
+            (words.as_ptr() as usize).next_multiple_of(bucket_bytes) - words.as_ptr() as usize;
+        if size_of_val(&*words) >= HUGE_PAGES_FROM {
+            crate::mapping::advise_huge_pages(&words);
+        }
         ProofTable {
-            entries: vec![Entry::default(); buckets as usize * BUCKET],
+            words,
+            base: offset / size_of::<u64>(),
             buckets,
             used: 0,
             by_work,
         }
     }
 
+    /// Entries the table holds.
+    fn capacity(&self) -> usize {
+        self.buckets as usize * BUCKET
+    }
+
+    /// The index of the first word of the board's bucket.
     #[inline]
     fn bucket(&self, board: QubicBoard) -> usize {
         let mut h = board.x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ board.o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
         h ^= h >> 29;
         h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        ((u128::from(h) * u128::from(self.buckets)) >> 64) as usize * BUCKET
+        self.base + ((u128::from(h) * u128::from(self.buckets)) >> 64) as usize * BUCKET_WORDS
     }
 
     fn get(&self, board: QubicBoard) -> Option<Entry> {
         let at = self.bucket(board);
-        self.entries[at..at + BUCKET]
-            .iter()
-            .find(|e| e.used && e.x == board.x && e.o == board.o)
-            .copied()
+        self.words[at..at + BUCKET_WORDS]
+            .chunks_exact(ENTRY_WORDS)
+            .find(|words| Entry::holds(words, board))
+            .map(Entry::unpack)
     }
 
     fn put(
@@ -1053,7 +1142,8 @@ impl ProofTable {
         work: u64,
     ) {
         let at = self.bucket(board);
-        let bucket = &mut self.entries[at..at + BUCKET];
+        let by_work = self.by_work;
+        let bucket = &mut self.words[at..at + BUCKET_WORDS];
         let entry = Entry {
             x: board.x,
             o: board.o,
@@ -1063,30 +1153,34 @@ impl ProofTable {
             mv: mv.unwrap_or(NO_MOVE),
             used: true,
         };
-        if let Some(same) = bucket
-            .iter_mut()
-            .find(|e| e.used && e.x == board.x && e.o == board.o)
+        if let Some(words) = bucket
+            .chunks_exact_mut(ENTRY_WORDS)
+            .find(|words| Entry::holds(words, board))
         {
+            let same = Entry::unpack(words);
             let keep_work = same.work.max(entry.work);
             let keep_move = if entry.mv == NO_MOVE {
                 same.mv
             } else {
                 entry.mv
             };
-            *same = Entry {
+            Entry {
                 work: keep_work,
                 mv: if pn == 0 { keep_move } else { entry.mv },
                 ..entry
-            };
+            }
+            .pack(words);
             return;
         }
-        if let Some(free) = bucket.iter_mut().find(|e| !e.used) {
-            *free = entry;
+        if let Some(words) = bucket
+            .chunks_exact_mut(ENTRY_WORDS)
+            .find(|words| !Entry::unpack(words).used)
+        {
+            entry.pack(words);
             self.used += 1;
             return;
         }
         // Replace the cheapest, open entries before solved ones.
-        let by_work = self.by_work;
         let rank = |e: &Entry| {
             let solved = e.pn == 0 || e.dn == 0;
             if by_work {
@@ -1096,10 +1190,10 @@ impl ProofTable {
             }
         };
         let victim = bucket
-            .iter_mut()
-            .min_by_key(|e| rank(e))
+            .chunks_exact_mut(ENTRY_WORDS)
+            .min_by_key(|words| rank(&Entry::unpack(words)))
             .expect("a bucket has entries");
-        *victim = entry;
+        entry.pack(victim);
     }
 }
 
@@ -1157,18 +1251,19 @@ mod table {
 
     #[test]
     fn a_table_of_any_size_fills_every_bucket_and_keeps_what_it_holds() {
-        let entry = size_of::<Entry>() as u64;
+        let entry = ENTRY_BYTES;
         for buckets in [1u64, 3, 5, 64, 1000] {
             let mut table = ProofTable::new(buckets * BUCKET as u64 * entry + entry - 1, false);
-            assert_eq!(table.entries.len() as u64, buckets * BUCKET as u64);
+            assert_eq!(table.capacity() as u64, buckets * BUCKET as u64);
             let mut rng = Rng::new(buckets);
             let mut hit = vec![false; buckets as usize];
             let boards: Vec<QubicBoard> =
                 (0..buckets * 64).map(|_| random_board(&mut rng)).collect();
             for &board in &boards {
-                let at = table.bucket(board);
-                assert_eq!(at % BUCKET, 0);
-                hit[at / BUCKET] = true;
+                let at = table.bucket(board) - table.base;
+                assert_eq!(at % BUCKET_WORDS, 0);
+                assert_eq!(table.words[table.base..].as_ptr() as usize % 128, 0);
+                hit[at / BUCKET_WORDS] = true;
             }
             assert!(hit.iter().all(|&h| h), "{buckets} buckets: some never used");
             // The last board put is always found again.
@@ -1185,7 +1280,7 @@ mod table {
     #[test]
     fn a_power_of_two_takes_the_top_bits_of_the_hash() {
         let table = ProofTable::new(1 << 20, false);
-        let bits = (table.entries.len() as u64).trailing_zeros();
+        let bits = (table.capacity() as u64).trailing_zeros();
         let mut rng = Rng::new(2);
         for _ in 0..1000 {
             let board = random_board(&mut rng);
@@ -1194,7 +1289,7 @@ mod table {
             h ^= h >> 29;
             h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
             assert_eq!(
-                table.bucket(board),
+                (table.bucket(board) - table.base) / ENTRY_WORDS,
                 (h >> (64 - bits)) as usize & !(BUCKET - 1)
             );
         }

@@ -869,6 +869,44 @@ fn the_prover_agrees_with_the_solver_and_its_moves_win() {
 }
 
 #[test]
+fn a_stone_limit_proves_only_wins() {
+    // Within a limit a proof is still a proof: the solver confirms the
+    // verdict and the winning move.
+    let mut solver = QubicSolver::new(SearchLimits::default());
+    let mut proved = 0;
+    for (empties, count) in [(14, 30), (22, 30)] {
+        for board in late_positions(count, empties, 900 + u64::from(empties)) {
+            let score = solver.score(board).unwrap();
+            let attacker = if board.x_to_move() {
+                prover::Attacker::X
+            } else {
+                prover::Attacker::O
+            };
+            for extra in [0, 2, 4] {
+                let limits = prover::ProverLimits {
+                    table_bytes: 1 << 20,
+                    max_stones: board.stones() + extra,
+                    ..prover::ProverLimits::default()
+                };
+                let mut prover = prover::Prover::new(attacker, limits);
+                if prover.prove(board).unwrap() == prover::Verdict::Proved {
+                    assert!(score > 0, "{} {limits:?}", Q.notation(board));
+                    let mv = prover.winning_move(board).unwrap().expect("a winning move");
+                    let (child, _) = Q.play(board, QubicCell(mv));
+                    let child_score = match Q.terminal_score(child) {
+                        Some(s) => s,
+                        None => solver.score(child).unwrap(),
+                    };
+                    assert!(child_score < 0, "{} plays {mv}", Q.notation(board));
+                    proved += 1;
+                }
+            }
+        }
+    }
+    assert!(proved >= 30, "{proved} proved");
+}
+
+#[test]
 fn the_pass_cache_changes_the_time_only() {
     // The cache returns what the threat search would: the proof search
     // takes the same steps, with fewer threat-search nodes.
