@@ -166,8 +166,10 @@ fn example_rows(size: u8, layers: u8) -> String {
 pub enum TablePlan {
     /// Built by `solvedb build all` and committed in `tables/`.
     Default,
-    /// Built by `solvedb build GAME` on request (too big to ship); answered
-    /// by live search until then.
+    /// Built by `solvedb build GAME` on request (too big to ship, or too
+    /// long for `build all`: Qubic's proof takes about ten minutes, and its
+    /// table is committed all the same); answered by live search where the
+    /// tables directory lacks it.
     OnRequest,
     /// No table format exists: every answer is a live search.
     Unavailable,

@@ -23,8 +23,10 @@
 //! 3×3×3 tic-tac-toe, whose table holds only the 80,183 canonical *quiet*
 //! positions (nobody threatens to complete a line); every other position
 //! resolves by forced play before one lookup ([`Cube::resolve`]). [`Qubic`],
-//! 4×4×4 tic-tac-toe, has no table yet: its live solver ([`QubicSolver`])
-//! answers every position.
+//! 4×4×4 tic-tac-toe: its table is the first player's winning strategy
+//! (proved by the generator's `build qubic`), which answers every position
+//! the strategy reaches with a win or loss "in at most N plies"; its live
+//! solver ([`QubicSolver`]) answers the rest.
 //!
 //! # Numbers for learning programs
 //!

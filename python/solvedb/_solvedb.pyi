@@ -118,6 +118,9 @@ class MoveReport:
     def plies(self) -> Optional[int]:
         """Plies to the end of the game from before the move; None for dots."""
     @property
+    def plies_bound(self) -> Optional[str]:
+        """``"exact"``, or ``"at_most"`` where ``plies`` is an upper bound (Qubic's strategy); None for dots."""
+    @property
     def value(self) -> Optional[int]:
         """Dots: net still unclaimed boxes the mover wins; None otherwise."""
 
@@ -146,6 +149,9 @@ class Report:
     def plies(self) -> Optional[int]:
         """Plies to the end under perfect play; None for dots-and-boxes."""
     @property
+    def plies_bound(self) -> Optional[str]:
+        """``"exact"``, or ``"at_most"`` where ``plies`` is an upper bound (Qubic's strategy); None for dots."""
+    @property
     def value(self) -> Optional[int]:
         """Dots: net still unclaimed boxes the side to move wins; None otherwise."""
     @property
@@ -167,6 +173,8 @@ class Mainline:
     def result(self) -> Optional[str]: ...
     @property
     def plies(self) -> Optional[int]: ...
+    @property
+    def plies_bound(self) -> Optional[str]: ...
     @property
     def value(self) -> Optional[int]: ...
     @property

@@ -94,15 +94,25 @@ fn game_id(name: &str) -> PyResult<GameId> {
 struct ValueFields {
     result: Option<&'static str>,
     plies: Option<u8>,
+    /// `"exact"`, or `"at_most"` where `plies` is a bound (a Qubic
+    /// strategy's); `None` for dots-and-boxes.
+    plies_bound: Option<&'static str>,
     value: Option<i32>,
 }
 
 impl From<AnyValue> for ValueFields {
     fn from(value: AnyValue) -> ValueFields {
         match value {
-            AnyValue::Outcome(o) | AnyValue::AtMost(o) => ValueFields {
+            AnyValue::Outcome(o) => ValueFields {
                 result: Some(o.wdl.as_str()),
                 plies: Some(o.plies),
+                plies_bound: Some("exact"),
+                value: None,
+            },
+            AnyValue::AtMost(o) => ValueFields {
+                result: Some(o.wdl.as_str()),
+                plies: Some(o.plies),
+                plies_bound: Some("at_most"),
                 value: None,
             },
             AnyValue::Margin(m) => ValueFields {
@@ -116,6 +126,9 @@ impl From<AnyValue> for ValueFields {
 impl ValueFields {
     fn repr(&self) -> String {
         match (self.result, self.plies, self.value) {
+            (Some(result), Some(plies), _) if self.plies_bound == Some("at_most") => {
+                format!("result='{result}', plies<={plies}")
+            }
             (Some(result), Some(plies), _) => format!("result='{result}', plies={plies}"),
             (_, _, Some(value)) => format!("value={value}"),
             _ => String::new(),
@@ -153,6 +166,14 @@ impl PyMoveReport {
     #[getter]
     fn plies(&self) -> Option<u8> {
         self.fields.plies
+    }
+
+    /// `"exact"`, or `"at_most"` where `plies` is an upper bound (a Qubic
+    /// position answered from its winning strategy); `None` for
+    /// dots-and-boxes.
+    #[getter]
+    fn plies_bound(&self) -> Option<&'static str> {
+        self.fields.plies_bound
     }
 
     /// Dots-and-boxes: the net number of still unclaimed boxes the mover
@@ -232,6 +253,14 @@ impl PyReport {
         self.fields.plies
     }
 
+    /// `"exact"`, or `"at_most"` where `plies` is an upper bound (a Qubic
+    /// position answered from its winning strategy); `None` for
+    /// dots-and-boxes.
+    #[getter]
+    fn plies_bound(&self) -> Option<&'static str> {
+        self.fields.plies_bound
+    }
+
     /// Dots-and-boxes: the net number of still unclaimed boxes the side to
     /// move wins; `None` for the tic-tac-toe family.
     #[getter]
@@ -295,6 +324,14 @@ impl PyMainline {
     #[getter]
     fn plies(&self) -> Option<u8> {
         self.fields.plies
+    }
+
+    /// `"exact"`, or `"at_most"` where `plies` is an upper bound (a Qubic
+    /// position answered from its winning strategy); `None` for
+    /// dots-and-boxes.
+    #[getter]
+    fn plies_bound(&self) -> Option<&'static str> {
+        self.fields.plies_bound
     }
 
     /// Dots-and-boxes: the net boxes the side to move wins.

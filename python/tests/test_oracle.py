@@ -177,6 +177,30 @@ def test_the_list_of_games_is_the_catalogue_and_every_one_answers(oracle, tables
     assert "Game(" in repr(grid)
 
 
+def test_qubic_strategy_answers_from_its_table(oracle):
+    # The committed strategy: the empty board is a win for X "in at most N
+    # plies", every O reply to the corner a loss, the longest defence
+    # first; the package carries it too.
+    empty = "." * 64
+    report = oracle.moves("qubic", empty)
+    assert report.source == "table" and report.to_move == "X"
+    assert (report.result, report.plies_bound) == ("win", "at_most")
+    assert report.moves[0].result == "win" and report.moves[0].plies_bound == "at_most"
+    assert "plies<=" in repr(report)
+    corner = "X" + "." * 63
+    after = oracle.moves("qubic", corner)
+    assert (after.source, after.to_move, after.result) == ("table", "O", "loss")
+    assert after.plies == report.plies - 1
+    assert all(m.result == "loss" for m in after.moves)
+    plies = [m.plies for m in after.moves]
+    assert plies == sorted(plies, reverse=True) and plies[0] == after.plies
+    inside = solvedb.Oracle().probe("qubic", empty)
+    assert (inside.source, inside.plies, inside.plies_bound) == ("table", report.plies, "at_most")
+    # Exact values say so.
+    assert oracle.probe("tictactoe", "XX./OO./...").plies_bound == "exact"
+    assert oracle.probe("dots:1x1", "1x1:0000").plies_bound is None
+
+
 def test_qubic_is_answered_by_live_search(oracle):
     # 40 stones from careful play, X to move: a fork wins in 3.
     late = "XX../.O../...O/OX..//XOOO/O.XX/OXOX/X.O.//XX../XXO./X.OO/O.XX//OO../OO.X/.OXO/XX.."

@@ -10,7 +10,8 @@ use solvedb_lookup::games::qubic::{SYMMETRIES, threats};
 use solvedb_lookup::testkit::{Rng, playout, random_game};
 use solvedb_lookup::{
     AnyValue, Error, ErrorKind, Game, GameId, GameOracle, IndexScheme, Oracle, Outcome,
-    PositionError, Qubic, QubicBoard, QubicCell, Source, Table, TableError, ValueEncoding, Wdl,
+    PositionError, Qubic, QubicBoard, QubicCell, Source, Table, TableError, ValueEncoding, Want,
+    Wdl,
 };
 use solvedb_tests::plain_qubic::{self, Solver, Value};
 use solvedb_tests::solvedb;
@@ -545,4 +546,56 @@ fn a_table_that_is_no_strategy_is_refused_and_without_one_qubic_is_searched() {
     assert_eq!(code, 0, "{err}");
     assert!(stdout.contains(&format!("value    {expected}")), "{stdout}");
     assert!(stdout.contains("z=3"), "the picture: {stdout}");
+}
+
+/// The committed strategy (`tables/qubic.sdb`) played from the empty board
+/// through the oracle, X taking the table's move, O a random reply or the
+/// one the table says resists longest, refereed by the plain rules
+/// (`plain_qubic`, no code shared with the library): O never completes a
+/// line, X always does, within the plies the table claimed at the start,
+/// and no answer on the way needs a live search. (`solvedb verify`
+/// walks every defence; it takes minutes.)
+#[test]
+fn the_committed_strategy_wins_every_game_against_random_and_stubborn_defences() {
+    let oracle = Oracle::open(&solvedb_tests::committed_tables()).unwrap();
+    let lines = plain_qubic::lines();
+    let mut rng = Rng::new(1977);
+    let start = Qubic.start();
+    let claimed = match oracle.answer(GameId::Qubic, &Qubic.notation(start), Want::Value) {
+        Ok(answer) => match answer.value {
+            AnyValue::AtMost(o) if o.wdl == Wdl::Win => u32::from(o.plies),
+            other => panic!("the empty board is {other:?}"),
+        },
+        Err(e) => panic!("the empty board: {e}"),
+    };
+    let mut longest = 0;
+    for game in 0..40 {
+        let stubborn = game % 2 == 0;
+        let mut board = plain_qubic::EMPTY;
+        let mut plies = 0;
+        loop {
+            let text = plain_qubic::notation(&board);
+            let answer = oracle.answer(GameId::Qubic, &text, Want::Moves).unwrap();
+            assert_ne!(answer.source, Source::Search, "{text}");
+            let x = plain_qubic::to_move(&board) == b'X';
+            let cell: usize = if x || stubborn {
+                // The moves come best first: X's win, O's longest defence.
+                answer.moves[0].mv.parse().unwrap()
+            } else {
+                let empty: Vec<usize> = (0..64).filter(|&c| board[c] == b'.').collect();
+                empty[rng.index(empty.len())]
+            };
+            assert_eq!(board[cell], b'.', "{text}: {cell}");
+            board[cell] = if x { b'X' } else { b'O' };
+            plies += 1;
+            assert!(!plain_qubic::wins(&lines, &board, b'O'), "O won: {text}");
+            if plain_qubic::wins(&lines, &board, b'X') {
+                break;
+            }
+            assert!(plain_qubic::stones(&board) < 64, "a draw: {text}");
+        }
+        assert!(plies <= claimed, "{plies} plies, {claimed} claimed");
+        longest = longest.max(plies);
+    }
+    assert!(longest > 10, "every game was short: {longest} plies");
 }
