@@ -482,6 +482,13 @@ async fn flows(page: &Page, rng: &mut Rng) {
     assert_eq!(layers, 4);
     play_to_the_end_against_perfect(page, rng, 4).await;
 
+    // Qubic from the empty board, the perfect level as X against a person
+    // (random moves, by clicks) as O: the committed strategy answers every
+    // position on the way and wins.
+    page.open("?game=qubic&first=perfect&second=human").await;
+    assert!(page.text("source").await.contains("table"));
+    assert_eq!(play_against_perfect(page, rng).await, "X wins");
+
     // A 2x2 dots game by clicks, two people: every box filled, scores add up.
     page.open("?game=dots%3A2x2&first=human&second=human").await;
     assert!(page.text("source").await.contains("table"));

@@ -12,7 +12,9 @@
 //! (a position with X to move) is a task, proved by a prover of its own
 //! with a fixed memory, so the result of a task does not depend on which
 //! thread runs it or when. The first move whose tasks are all proved is the
-//! root's.
+//! root's. A task is proved within growing stone limits
+//! ([`TASK_STONES_AHEAD`]), each attempt with a fresh prover, until one
+//! finds a proof.
 //!
 //! # Extraction
 //!

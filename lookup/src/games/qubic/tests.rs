@@ -822,6 +822,18 @@ fn prover_configurations() -> Vec<prover::ProverLimits> {
     ]
 }
 
+/// The prover's winning move in `board`, which it proved, leaves the
+/// opponent lost by the solver.
+fn assert_its_move_wins(prover: &mut prover::Prover, solver: &mut QubicSolver, board: QubicBoard) {
+    let mv = prover.winning_move(board).unwrap().expect("a winning move");
+    let (child, _) = Q.play(board, QubicCell(mv));
+    let child_score = match Q.terminal_score(child) {
+        Some(s) => s,
+        None => solver.score(child).unwrap(),
+    };
+    assert!(child_score < 0, "{} plays {mv}", Q.notation(board));
+}
+
 #[test]
 fn the_prover_agrees_with_the_solver_and_its_moves_win() {
     let mut solver = QubicSolver::new(SearchLimits::default());
@@ -849,13 +861,7 @@ fn the_prover_agrees_with_the_solver_and_its_moves_win() {
                 );
                 if verdict == prover::Verdict::Proved {
                     proved += 1;
-                    let mv = prover.winning_move(board).unwrap().expect("a winning move");
-                    let (child, _) = Q.play(board, QubicCell(mv));
-                    let child_score = match Q.terminal_score(child) {
-                        Some(s) => s,
-                        None => solver.score(child).unwrap(),
-                    };
-                    assert!(child_score < 0, "{} plays {mv}", Q.notation(board));
+                    assert_its_move_wins(&mut prover, &mut solver, board);
                 } else {
                     disproved += 1;
                 }
@@ -891,13 +897,7 @@ fn a_stone_limit_proves_only_wins() {
                 let mut prover = prover::Prover::new(attacker, limits);
                 if prover.prove(board).unwrap() == prover::Verdict::Proved {
                     assert!(score > 0, "{} {limits:?}", Q.notation(board));
-                    let mv = prover.winning_move(board).unwrap().expect("a winning move");
-                    let (child, _) = Q.play(board, QubicCell(mv));
-                    let child_score = match Q.terminal_score(child) {
-                        Some(s) => s,
-                        None => solver.score(child).unwrap(),
-                    };
-                    assert!(child_score < 0, "{} plays {mv}", Q.notation(board));
+                    assert_its_move_wins(&mut prover, &mut solver, board);
                     proved += 1;
                 }
             }
