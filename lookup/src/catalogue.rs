@@ -241,6 +241,15 @@ const SINGLE_BOARDS: [GameId; 4] = [
 ];
 
 impl GameId {
+    /// Whether this game's table, where there is one, answers every
+    /// position: a strategy table (Qubic's) answers only the positions its
+    /// strategy reaches, and the rest are live searches, which faces must
+    /// bound as they bound any search (the server's in-place answers are
+    /// for complete tables only).
+    pub fn table_covers_every_position(self) -> bool {
+        !matches!(self, GameId::Qubic)
+    }
+
     /// This game's line of the catalogue.
     pub fn info(self) -> GameInfo {
         use TablePlan::{Default, OnRequest};

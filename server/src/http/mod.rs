@@ -398,12 +398,13 @@ async fn shutdown_signal() {
     }
 }
 
-/// The games whose table file is in the tables directory, as last scanned
-/// (at start and on each reload). Their answers take microseconds and run
-/// in place on the async workers; every other game's answers are searches,
-/// which wait for a search slot and stop at the request's deadline. Kept
-/// true on reload so that a game whose table was removed is searched under
-/// those limits, never in place.
+/// The games whose table file is in the tables directory and answers every
+/// position, as last scanned (at start and on each reload). Their answers
+/// take microseconds and run in place on the async workers; every other
+/// game's answers may be searches (Qubic's strategy table covers only its
+/// strategy's positions), which wait for a search slot and stop at the
+/// request's deadline. Kept true on reload so that a game whose table was
+/// removed is searched under those limits, never in place.
 #[derive(Debug)]
 pub struct Tabled {
     dir: std::path::PathBuf,
@@ -423,7 +424,9 @@ impl Tabled {
         solvedb_lookup::catalogue()
             .iter()
             .map(|game| game.id)
-            .filter(|game| dir.join(game.table_file_name()).is_file())
+            .filter(|game| {
+                game.table_covers_every_position() && dir.join(game.table_file_name()).is_file()
+            })
             .collect()
     }
 
