@@ -548,9 +548,18 @@ impl Oracle {
     ///
     /// # Errors
     ///
-    /// [`Error::Unsupported`] without a table, or as [`probe`](Oracle::probe)
-    /// opening it.
+    /// [`Error::Unsupported`] without a table or for a strategy table
+    /// (Qubic's, [`GameId::table_covers_every_position`]), or as
+    /// [`probe`](Oracle::probe) opening it.
     pub fn table_span(&self, game: GameId) -> Result<u64, Error> {
+        if !game.table_covers_every_position() {
+            return Err(Error::Unsupported {
+                game,
+                reason: "its table is a winning strategy (bounds on the positions it reaches, \
+                         not an exact value of every position): no dataset is listed from it"
+                    .into(),
+            });
+        }
         let oracle = self.game_oracle(game)?;
         oracle.table_span().ok_or_else(|| Error::Unsupported {
             game,

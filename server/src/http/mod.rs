@@ -398,10 +398,11 @@ async fn shutdown_signal() {
     }
 }
 
-/// The games whose table file is in the tables directory and answers every
-/// position, as last scanned (at start and on each reload). Their answers
-/// take microseconds and run in place on the async workers; every other
-/// game's answers may be searches (Qubic's strategy table covers only its
+/// The games whose table file is in the tables directory, as last scanned
+/// (at start and on each reload). Where such a table answers every
+/// position ([`GameId::table_covers_every_position`]), answers take
+/// microseconds and run in place on the async workers; every other game's
+/// answers may be searches (Qubic's strategy table covers only its
 /// strategy's positions), which wait for a search slot and stop at the
 /// request's deadline. Kept true on reload so that a game whose table was
 /// removed is searched under those limits, never in place.
@@ -424,10 +425,15 @@ impl Tabled {
         solvedb_lookup::catalogue()
             .iter()
             .map(|game| game.id)
-            .filter(|game| {
-                game.table_covers_every_position() && dir.join(game.table_file_name()).is_file()
-            })
+            .filter(|game| dir.join(game.table_file_name()).is_file())
             .collect()
+    }
+
+    /// Whether every answer about `game` is a table answer, which runs in
+    /// place: its table was there at the last scan and answers every
+    /// position.
+    pub fn answers_in_place(&self, game: &GameId) -> bool {
+        game.table_covers_every_position() && self.contains(game)
     }
 
     /// Whether `game`'s table was there at the last scan.

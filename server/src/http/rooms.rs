@@ -1130,7 +1130,7 @@ async fn handle(
     // finished game), then the state to everyone. Without a table the
     // values are a live search of up to seconds: the move goes out first,
     // its values after.
-    if !over && !state.tabled.contains(&game) {
+    if !over && !state.tabled.answers_in_place(&game) {
         room.broadcast(&room.state());
     }
     let report = if over {
