@@ -165,9 +165,11 @@ def test_the_list_of_games_is_the_catalogue_and_every_one_answers(oracle, tables
     for game in games:
         assert game.board in ("grid", "layers", "dots")
         assert game.table in ("default", "on request", "unavailable")
-        # A shipped table is in the repository, and answers the start.
-        assert ((tables / (game.name.replace(":", "-") + ".sdb")).is_file()) == (game.table == "default")
+        # A shipped table is in the repository, and answers the start (an
+        # on-request table may be committed too: Qubic's strategy, whose
+        # proof is too long for `build all`).
         if game.table == "default":
+            assert (tables / (game.name.replace(":", "-") + ".sdb")).is_file()
             report = oracle.moves(game.name, game.start)
             assert report.source in ("table", "forced")
             assert len(report.moves) == game.moves
@@ -201,10 +203,11 @@ def test_qubic_strategy_answers_from_its_table(oracle):
     assert oracle.probe("dots:1x1", "1x1:0000").plies_bound is None
 
 
-def test_qubic_is_answered_by_live_search(oracle):
-    # 40 stones from careful play, X to move: a fork wins in 3.
+def test_qubic_is_answered_by_live_search(oracle, tmp_path):
+    # 40 stones from careful play, X to move: a fork wins in 3. Without
+    # Qubic's table (an empty tables directory) every move is searched.
     late = "XX../.O../...O/OX..//XOOO/O.XX/OXOX/X.O.//XX../XXO./X.OO/O.XX//OO../OO.X/.OXO/XX.."
-    report = oracle.moves("qubic", late)
+    report = solvedb.Oracle(tmp_path).moves("qubic", late)
     assert report.source == "search" and report.to_move == "X"
     assert (report.result, report.plies) == ("win", 3)
     assert len(report.moves) == 64 - 40
