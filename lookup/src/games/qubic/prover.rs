@@ -1037,7 +1037,7 @@ struct Entry {
 /// all-zero entry is an unused one), advised onto huge pages: a table of
 /// gigabytes probed at random otherwise misses the TLB on nearly every
 /// probe (as the dots solver's table did, `crate::mapping`); from
-/// [`HUGE_PAGES_FROM`] on.
+/// [`crate::mapping::HUGE_PAGES_FROM`] on.
 #[derive(Debug)]
 struct ProofTable {
     words: Box<[u64]>,
@@ -1056,11 +1056,6 @@ const ENTRY_WORDS: usize = 4;
 
 /// Words of one bucket (128 bytes).
 const BUCKET_WORDS: usize = BUCKET * ENTRY_WORDS;
-
-/// Tables smaller than this stay on 4 KiB pages: a huge page is zeroed
-/// whole when first touched, which a live search's short proof in a small
-/// table would pay for (the dots solver's threshold, measured there).
-const HUGE_PAGES_FROM: usize = 128 << 20;
 
 /// Bytes an entry takes in the table.
 const ENTRY_BYTES: u64 = (ENTRY_WORDS * size_of::<u64>()) as u64;
@@ -1098,7 +1093,7 @@ impl ProofTable {
         let words: Box<[u64]> = bytemuck::zeroed_slice_box((buckets as usize + 1) * BUCKET_WORDS);
         let offset =
             (words.as_ptr() as usize).next_multiple_of(bucket_bytes) - words.as_ptr() as usize;
-        if size_of_val(&*words) >= HUGE_PAGES_FROM {
+        if size_of_val(&*words) >= crate::mapping::HUGE_PAGES_FROM {
             crate::mapping::advise_huge_pages(&words);
         }
         ProofTable {

@@ -63,13 +63,6 @@ fn zeroed_words(count: usize) -> Box<[AtomicU64]> {
     bytemuck::zeroed_slice_box(count)
 }
 
-/// Tables smaller than this stay on 4 KiB pages even where huge pages are
-/// asked for: a huge page is zeroed whole when first touched, so a short
-/// search over a small table, which touches a few thousand scattered
-/// entries, would pay for clearing all of it (measured when huge pages
-/// first came in: fresh 3×3 searches 324 µs with them, 218 µs without).
-const HUGE_PAGES_FROM: usize = 128 << 20;
-
 #[derive(Debug)]
 pub(super) struct TranspositionTable {
     /// Entry words, `WAYS` a bucket; empty until allocated.
@@ -125,7 +118,9 @@ impl TranspositionTable {
             if self.wide() {
                 self.keys = zeroed_words(entries);
             }
-            if self.huge_pages && std::mem::size_of_val(&*self.words) >= HUGE_PAGES_FROM {
+            if self.huge_pages
+                && std::mem::size_of_val(&*self.words) >= crate::mapping::HUGE_PAGES_FROM
+            {
                 crate::mapping::advise_huge_pages(&self.words);
                 crate::mapping::advise_huge_pages(&self.keys);
             }
