@@ -160,6 +160,13 @@ async fn the_api_lists_every_explorer_game_and_rooms_take_each() {
         assert_eq!(entry["start"], start_of(game).as_str());
         let table = committed_tables().join(game.id.table_file_name()).is_file();
         assert_eq!(entry["table"], table, "{}", game.name());
+        let complete = table && game.id.table_covers_every_position();
+        assert_eq!(
+            entry["table_covers_every_position"],
+            complete,
+            "{}",
+            game.name()
+        );
         let body = format!("{{\"game\":\"{}\"}}", game.name());
         let (status, made) = client
             .post_json(&format!("{base}/api/v1/rooms"), &body)

@@ -385,6 +385,7 @@ async fn check_games_and_the_page() {
     for name in ["tictactoe", "cube", "dots:2x2", "dots:3x3"] {
         let entry = find(name).unwrap_or_else(|| panic!("{name} missing"));
         assert_eq!(entry["table"], true, "{name}");
+        assert_eq!(entry["table_covers_every_position"], true, "{name}");
         let game: GameId = name.parse().unwrap();
         let start = with_game!(game, g => Ok::<_, Error>(g.notation(g.start()))).unwrap();
         assert_eq!(entry["start"], start);

@@ -389,6 +389,9 @@ async fn games(State(state): State<AppState>) -> Response {
                 "sides": sides,
                 "start": start,
                 "table": state.tabled.contains(&game.id),
+                // False for a strategy table (Qubic's): positions outside
+                // the strategy are searched live, within the search limit.
+                "table_covers_every_position": state.tabled.answers_in_place(&game.id),
             }))
         })
         .collect();

@@ -52,6 +52,12 @@ function announce(text) {
   $("status").textContent = text;
 }
 
+/** Whether a game's every answer comes from its table, at once: not for a
+ * strategy table (Qubic's), whose other positions are searched live. */
+function tableOnly(entry) {
+  return entry.table && entry.table_covers_every_position;
+}
+
 function isDots() {
   return S.entry.kind === "dots";
 }
@@ -361,8 +367,8 @@ function render() {
     line = mine ? `Rated game: your move (${who})` : `Rated game: the computer (${who}) is thinking…`;
     meaning = "The values stay hidden until the end of a rated game.";
   } else if (!S.answer) {
-    line = S.entry.table ? `${who} to move: asking…` : `${who} to move: searching…`;
-    meaning = S.entry.table ? "" : `An exact search runs for up to ${S.searchSeconds} s.`;
+    line = tableOnly(S.entry) ? `${who} to move: asking…` : `${who} to move: searching…`;
+    meaning = tableOnly(S.entry) ? "" : `An exact search runs for up to ${S.searchSeconds} s.`;
   } else if (S.answer.ok) {
     const value = describe(S.answer.json);
     line = `${who} to move: ${value.text}`;
@@ -386,8 +392,9 @@ function render() {
   $("value").className = `value-line ${cls}`;
   $("explain").textContent = meaning;
   $("source").textContent = source;
-  $("progress").classList.toggle("on", S.asking > 0 && !S.entry.table);
-  $("progress").hidden = !(S.asking > 0 && !S.entry.table);
+  const searching = S.asking > 0 && !tableOnly(S.entry);
+  $("progress").classList.toggle("on", searching);
+  $("progress").hidden = !searching;
 
   // The position field, unless someone is typing in it.
   if (document.activeElement !== $("notation")) {
@@ -986,7 +993,8 @@ async function main() {
   S.games = listed.json.games;
   S.searchSeconds = listed.json.search_seconds;
   const groups = [
-    ["Answered from a table", S.games.filter((g) => g.table)],
+    ["Answered from a table", S.games.filter(tableOnly)],
+    ["A proved strategy from a table, other positions searched live", S.games.filter((g) => g.table && !tableOnly(g))],
     [`Searched live (early positions may be unknown within ${S.searchSeconds} s)`, S.games.filter((g) => !g.table)],
   ];
   for (const [label, entries] of groups) {
