@@ -191,17 +191,35 @@ fn the_command_writes_parquet_and_csv_files_and_refuses_what_it_cannot() {
         766
     );
     // No table: an unsupported game (exit 4), and no file is left behind.
-    let missing = dir.path().join("q.parquet");
+    let empty = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("q.txt");
+    let (code, _, stderr) = solvedb(&[
+        "export",
+        "qubic",
+        "--tables",
+        empty.path().to_str().unwrap(),
+        "--out",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 4, "{stderr}");
+    assert!(!missing.exists() && !dir.path().join("q.txt.partial").exists());
+    // A file named for a format the game does not export is refused before
+    // any work (Qubic's strategy is text), not filled with another format.
+    let misnamed = dir.path().join("q.parquet");
     let (code, _, stderr) = solvedb(&[
         "export",
         "qubic",
         "--tables",
         &tables,
         "--out",
-        missing.to_str().unwrap(),
+        misnamed.to_str().unwrap(),
     ]);
-    assert_eq!(code, 4, "{stderr}");
-    assert!(!missing.exists() && !dir.path().join("q.parquet.partial").exists());
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("qubic exports as text, not parquet"),
+        "{stderr}"
+    );
+    assert!(!misnamed.exists() && !dir.path().join("q.parquet.partial").exists());
     // Parquet to standard output is refused (CSV is not).
     let (code, _, _) = solvedb(&[
         "export",

@@ -70,22 +70,25 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
             .copied()
             .find(|f| f.extension() == name || (name == "text" && *f == Format::Text))
     };
+    let refuse = |name: &str| {
+        let names: Vec<_> = formats
+            .iter()
+            .map(|f| format!("{f:?}").to_lowercase())
+            .collect();
+        anyhow::anyhow!("{game} exports as {}, not {name}", names.join(" or "))
+    };
+    // A format's extension on --out names that format: a file called
+    // `.parquet` never holds text.
+    let known = |name: &str| ["parquet", "csv", "txt", "text"].contains(&name);
     let format = match (args.format.as_deref(), &args.out) {
-        (Some(name), _) => named(name).ok_or_else(|| {
-            let names: Vec<_> = formats
-                .iter()
-                .map(|f| format!("{f:?}").to_lowercase())
-                .collect();
-            anyhow::anyhow!("{game} exports as {}, not {name}", names.join(" or "))
-        })?,
+        (Some(name), _) => named(name).ok_or_else(|| refuse(name))?,
         (None, Some(out)) if out.as_os_str() == "-" => {
             named("csv").or_else(|| named("text")).unwrap_or(formats[0])
         }
-        (None, Some(out)) => out
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(named)
-            .unwrap_or(formats[0]),
+        (None, Some(out)) => match out.extension().and_then(|e| e.to_str()) {
+            Some(name) if known(name) => named(name).ok_or_else(|| refuse(name))?,
+            _ => formats[0],
+        },
         (None, None) => formats[0],
     };
     let options = ExportOptions {

@@ -377,14 +377,21 @@ function render() {
     source = SOURCES[S.answer.json.source] || S.answer.json.source;
   } else if (unknown && S.answer.bounds) {
     const value = describeBounds(S.answer.bounds);
-    line = `${who} to move: ${value.exact ? value.text : value.text.replace(" (not settled)", "")}`;
+    // The range in its short form, so the line stays one line beside a wide
+    // board; the meaning spells it out in at most three lines, the room the
+    // page keeps for it.
+    line = `${who} to move: ${value.exact ? value.text : `${value.short} (not settled)`}`;
     cls = value.exact ? value.cls : "";
     // Time or the node budget may have stopped it: name the limits, not one.
-    meaning = `The exact search stopped before it settled this position; what it proved by then: ` +
-      `the value lies in ${value.short}, and each move's in the range shown (a single number is exact).`;
+    meaning = value.exact
+      ? "The search stopped before it settled every move; each shows the range it proved."
+      : `Stopped at the budget before settling: the value lies ${value.text.replace(" (not settled)", "")}; ` +
+        `each move shows its range.`;
   } else if (unknown) {
-    line = `${who} to move: unknown within the search budget`;
-    meaning = `The exact search stopped before it settled this position; later positions are answered.`;
+    // One line for the value, even beside Qubic's wide board: the budget
+    // is named below.
+    line = `${who} to move: unknown`;
+    meaning = `The exact search reached its budget before it settled this position; later positions are answered.`;
   } else {
     line = `Error: ${S.answer.error}`;
   }
@@ -392,6 +399,9 @@ function render() {
   $("value").className = `value-line ${cls}`;
   $("explain").textContent = meaning;
   $("source").textContent = source;
+  // A searched game keeps three lines for what its answer means, so the
+  // moves do not jump when a long answer replaces the progress line.
+  $("panel").classList.toggle("searched", !tableOnly(S.entry));
   const searching = S.asking > 0 && !tableOnly(S.entry);
   $("progress").classList.toggle("on", searching);
   $("progress").hidden = !searching;
