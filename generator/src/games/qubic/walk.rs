@@ -19,8 +19,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Result, bail};
+use rayon::prelude::*;
 use solvedb_lookup::games::qubic::strategy::{Settled, Strategy, key};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell, Table};
 
@@ -92,30 +95,57 @@ impl fmt::Display for WalkReport {
     }
 }
 
-/// The walk's state.
+/// Positions with fewer stones than this (X to move) share their O replies
+/// among threads; deeper ones are walked on the thread that reached them.
+const SHARED_BELOW: u32 = 6;
+
+/// Shards of the shared maps: threads seldom wait on one another's lock.
+const SHARDS: usize = 64;
+
+/// The walk's state, shared by its threads (rayon's): each thread brings
+/// its own [`Strategy`] (its threat search has state), the rest is here.
 struct Walker<'t> {
-    strategy: Strategy<'t, Vec<u8>>,
+    table: &'t Table<Vec<u8>>,
     lines: Vec<u64>,
     /// Plies to the win from each canonical X-to-move position walked.
-    depths: HashMap<u128, u8>,
-    report: WalkReport,
+    depths: Vec<Mutex<HashMap<u128, u8>>>,
+    positions: AtomicU64,
+    from_records: AtomicU64,
+    from_threat_lines: AtomicU64,
+    defences: AtomicU64,
     /// With export: each position's move on its canonical board.
-    export: Option<BTreeMap<u128, u8>>,
+    export: Option<Vec<Mutex<BTreeMap<u128, u8>>>>,
 }
 
-impl Walker<'_> {
+fn shard(key: u128) -> usize {
+    // The key is a canonical board's bits: mix them so shards fill evenly.
+    let folded = (key as u64) ^ (key >> 64) as u64;
+    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize % SHARDS
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl<'t> Walker<'t> {
     fn has_line(&self, stones: u64) -> bool {
         self.lines.iter().any(|&line| line & !stones == 0)
     }
 
+    fn strategy(&self) -> Strategy<'t, Vec<u8>> {
+        Strategy::new(self.table)
+    }
+
     /// Plies to X's win from an X-to-move position (canonical), following
     /// the strategy against every defence.
-    fn x_node(&mut self, board: QubicBoard) -> Result<u8> {
+    fn x_node(&self, strategy: &mut Strategy<'t, Vec<u8>>, board: QubicBoard) -> Result<u8> {
         let k = key(board);
-        if let Some(&depth) = self.depths.get(&k) {
+        if let Some(&depth) = lock(&self.depths[shard(k)]).get(&k) {
             return Ok(depth);
         }
-        let Some(m) = self.strategy.x_move(board)? else {
+        let Some(m) = strategy.x_move(board)? else {
             bail!(
                 "the strategy has no move in {} (X to move)",
                 Qubic.notation(board)
@@ -135,8 +165,8 @@ impl Walker<'_> {
             if m.settled == Settled::Immediate {
                 bail!("{cell} completes no line in {}", Qubic.notation(board));
             }
-            self.report.defences += 1;
-            let mut longest = 0;
+            // Every reply, each position once up to symmetry.
+            let mut replies = Vec::new();
             for reply in 0..64u8 {
                 if after.empty() >> reply & 1 == 0 {
                     continue;
@@ -152,8 +182,22 @@ impl Walker<'_> {
                 if next.empty() == 0 {
                     bail!("the board fills without a line: {}", Qubic.notation(next));
                 }
-                longest = longest.max(self.x_node(Qubic.canonical(next))?);
+                replies.push(Qubic.canonical(next));
             }
+            replies.sort_unstable_by_key(|&b| key(b));
+            replies.dedup_by_key(|b| key(*b));
+            let longest = if board.stones() < SHARED_BELOW {
+                replies
+                    .into_par_iter()
+                    .map(|next| self.x_node(&mut self.strategy(), next))
+                    .try_reduce(|| 0, |a, b| Ok(a.max(b)))?
+            } else {
+                let mut longest = 0;
+                for next in replies {
+                    longest = longest.max(self.x_node(strategy, next)?);
+                }
+                longest
+            };
             2 + longest
         };
         if depth > m.plies {
@@ -164,17 +208,26 @@ impl Walker<'_> {
                 m.plies
             );
         }
-        if m.settled != Settled::Immediate {
-            self.report.positions += 1;
-            match m.settled {
-                Settled::Record => self.report.from_records += 1,
-                _ => self.report.from_threat_lines += 1,
+        // X's immediate wins are many and cheap to find again: not stored.
+        if m.settled == Settled::Immediate {
+            return Ok(depth);
+        }
+        // Counted once, by the thread that stores it (two threads may walk
+        // the same position at once; they find the same depth).
+        if lock(&self.depths[shard(k)]).insert(k, depth).is_none() {
+            if depth > 1 {
+                self.defences.fetch_add(1, Ordering::Relaxed);
             }
-            if let Some(export) = &mut self.export {
-                export.insert(k, cell);
+            self.positions.fetch_add(1, Ordering::Relaxed);
+            match m.settled {
+                Settled::Record => &self.from_records,
+                _ => &self.from_threat_lines,
+            }
+            .fetch_add(1, Ordering::Relaxed);
+            if let Some(export) = &self.export {
+                lock(&export[shard(k)]).insert(k, cell);
             }
         }
-        self.depths.insert(k, depth);
         Ok(depth)
     }
 }
@@ -208,30 +261,50 @@ pub fn walk_from(
     if !start.x_to_move() || Qubic.terminal_score(start).is_some() {
         bail!("the walk starts from a position with X to move that is not over");
     }
-    let mut walker = Walker {
-        strategy: Strategy::new(table),
+    let walker = Walker {
+        table,
         lines: lines(),
-        depths: HashMap::new(),
-        report: WalkReport::default(),
-        export: export.then(BTreeMap::new),
+        depths: (0..SHARDS).map(|_| Mutex::default()).collect(),
+        positions: AtomicU64::new(0),
+        from_records: AtomicU64::new(0),
+        from_threat_lines: AtomicU64::new(0),
+        defences: AtomicU64::new(0),
+        export: export.then(|| (0..SHARDS).map(|_| Mutex::default()).collect()),
     };
     if walker.lines.len() != 76 {
         bail!("found {} lines, not 76", walker.lines.len());
     }
     let start = Qubic.canonical(start);
-    walker.report.depth = walker.x_node(start)?;
-    walker.report.claimed = walker.strategy.x_move(start)?.map_or(0, |m| m.plies);
+    let mut strategy = walker.strategy();
+    let depth = walker.x_node(&mut strategy, start)?;
+    let claimed = strategy.x_move(start)?.map_or(0, |m| m.plies);
+    let from_records = walker.from_records.into_inner();
+    let report = WalkReport {
+        positions: walker.positions.into_inner(),
+        from_records,
+        from_threat_lines: walker.from_threat_lines.into_inner(),
+        defences: walker.defences.into_inner(),
+        depth,
+        claimed,
+        records_read: from_records,
+    };
     // Every record must be a position the strategy reaches: a table with
     // records it never reads has bytes nobody checked.
     let stored = table.header().stored;
-    walker.report.records_read = walker.report.from_records;
-    if walker.report.from_records != stored {
-        bail!(
-            "the strategy reads {} of the table's {stored} records",
-            walker.report.from_records
-        );
+    if from_records != stored {
+        bail!("the strategy reads {from_records} of the table's {stored} records");
     }
-    Ok((walker.report, walker.export))
+    let export = walker.export.map(|shards| {
+        shards
+            .into_iter()
+            .flat_map(|shard| {
+                shard
+                    .into_inner()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+            })
+            .collect()
+    });
+    Ok((report, export))
 }
 
 /// A position with X to move as the export writes it: 64 characters `X`,
