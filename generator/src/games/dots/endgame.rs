@@ -121,6 +121,8 @@ pub struct EndgameOptions {
 struct Solve {
     value: i32,
     moves: Option<Vec<i32>>,
+    /// With `moves`, the nodes and time until the value alone was known.
+    value_alone: Option<(u64, Duration)>,
     nodes: u64,
     time: Duration,
 }
@@ -134,19 +136,21 @@ fn solve_now(board: Dots, p: Edges, moves: bool, options: &EndgameOptions) -> Re
     let bits = EndgameSolver::new(board, limits.clone()).table_bits();
     let mut solver = EndgameSolver::with_rules(board, limits, options.rules, bits);
     let started = Instant::now();
-    let (value, moves) = if moves {
+    let (value, moves, value_alone) = if moves {
         let analysis = solver.analyse(p);
         if let Some(e) = analysis.unknown {
             return Err(e.into());
         }
         let values = analysis.moves.iter().map(|m| m.lower).collect();
-        (analysis.lower, Some(values))
+        let alone = (analysis.value_nodes, analysis.value_time);
+        (analysis.lower, Some(values), Some(alone))
     } else {
-        (solver.solve(p)?, None)
+        (solver.solve(p)?, None, None)
     };
     Ok(Solve {
         value,
         moves,
+        value_alone,
         nodes: solver.nodes(),
         time: started.elapsed(),
     })
@@ -184,6 +188,7 @@ fn solve_before(board: Dots, p: Edges, moves: bool, options: &EndgameOptions) ->
     Ok(Solve {
         value,
         moves,
+        value_alone: None,
         nodes: solver.nodes(),
         time: started.elapsed(),
     })
@@ -284,6 +289,13 @@ pub fn run(text: &str, options: &EndgameOptions, out: &mut dyn Write) -> Result<
                 old_times.push(old.time);
             }
             writeln!(out, "  {}", board.notation(p))?;
+            if let Some((nodes, time)) = now.value_alone {
+                writeln!(
+                    out,
+                    "       the value alone {:9.3} s {nodes:>13} nodes (then every move's)",
+                    seconds(time)
+                )?;
+            }
             now_times.push(now.time);
         }
         let range = |t: &[Duration]| {

@@ -348,6 +348,11 @@ pub struct Analysis {
     /// Why the analysis stopped before every bound met (`None`: the value
     /// and every move's value are exact).
     pub unknown: Option<Error>,
+    /// Positions visited and time taken until the root's own tests ended,
+    /// before the moves' (the bench's "value alone").
+    pub value_nodes: u64,
+    /// See [`Analysis::value_nodes`].
+    pub value_time: std::time::Duration,
 }
 
 /// The board's fixed facts the search reads: masks, symmetry maps, move
@@ -1105,7 +1110,8 @@ impl EndgameSolver {
     /// ([`Analysis::unknown`] says why).
     pub fn analyse(&mut self, position: Edges) -> Analysis {
         self.table.allocate();
-        let deadline = self.limits.time.map(|t| Instant::now() + t);
+        let (started, nodes_before) = (Instant::now(), self.nodes);
+        let deadline = self.limits.time.map(|t| started + t);
         let mask = position.0;
         let remaining = self.board.remaining_boxes(mask) as i32;
         let mut root = (-remaining, remaining);
@@ -1118,6 +1124,7 @@ impl EndgameSolver {
         if unknown.is_none() {
             unknown = self.narrow(&mut root, guess, test).err();
         }
+        let (value_nodes, value_time) = (self.nodes - nodes_before, started.elapsed());
         let sides = self.geo.sides_of(mask);
         let free = self.geo.full & !mask;
         // Classes of moves with symmetric children (the same key, so the
@@ -1226,6 +1233,8 @@ impl EndgameSolver {
             upper: root.1,
             moves,
             unknown,
+            value_nodes,
+            value_time,
         }
     }
 }
