@@ -1075,7 +1075,7 @@ async fn issue_22(page: &Page, checks: &mut Checks) {
                 };
                 page.idle().await;
                 let after = page
-                    .js(&format!("{LAYOUT}"))
+                    .js(LAYOUT)
                     .await;
                 // The heading and the board; the rest says what moved.
                 assert_eq!(

@@ -147,7 +147,19 @@ export function render(container, view) {
         "text-anchor": kind === "v" ? "start" : "middle",
         "dominant-baseline": kind === "v" ? "central" : "auto",
       });
-      t.textContent = value.short;
+      const range = value.short.split("…");
+      if (kind === "v" && c === rules.cols && range.length === 2) {
+        // A range beside the last column would run past the margin: its
+        // ends on two lines, the same text read aloud.
+        const line = (text, dy) => {
+          const span = el("tspan", { x: mx + 12, dy });
+          span.textContent = text;
+          return span;
+        };
+        t.append(line(`${range[0]}…`, "-0.55em"), line(range[1], "1.1em"));
+      } else {
+        t.textContent = value.short;
+      }
       g.append(t);
     }
     g.addEventListener("click", () => view.onPick(mv));
