@@ -28,6 +28,11 @@ impl Progress {
         Progress(bar)
     }
 
+    /// Says what the work is at now (a spinner's running count).
+    pub fn set_message(&self, message: String) {
+        self.0.set_message(message);
+    }
+
     /// Advances a bar by `steps`.
     pub fn advance(&self, steps: u64) {
         self.0.inc(steps);

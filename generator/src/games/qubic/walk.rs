@@ -27,6 +27,8 @@ use rayon::prelude::*;
 use solvedb_lookup::games::qubic::strategy::{Settled, Strategy, key};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell, Table};
 
+use crate::progress::Progress;
+
 /// The 76 lines of the board, found from scratch: every cell and direction
 /// `(dx, dy, dz)` in `{-1, 0, 1}³` whose four steps stay on the board, each
 /// line once (from its lower end).
@@ -115,6 +117,9 @@ struct Walker<'t> {
     defences: AtomicU64,
     /// With export: each position's move on its canonical board.
     export: Option<Vec<Mutex<BTreeMap<u128, u8>>>>,
+    /// The positions walked so far, on a terminal (minutes on the empty
+    /// board).
+    progress: Progress,
 }
 
 fn shard(key: u128) -> usize {
@@ -218,7 +223,12 @@ impl<'t> Walker<'t> {
             if depth > 1 {
                 self.defences.fetch_add(1, Ordering::Relaxed);
             }
-            self.positions.fetch_add(1, Ordering::Relaxed);
+            let walked = self.positions.fetch_add(1, Ordering::Relaxed) + 1;
+            if walked % (1 << 16) == 0 {
+                self.progress.set_message(format!(
+                    "walking the strategy: {walked} positions with X to move"
+                ));
+            }
             match m.settled {
                 Settled::Record => &self.from_records,
                 _ => &self.from_threat_lines,
@@ -270,6 +280,7 @@ pub fn walk_from(
         from_threat_lines: AtomicU64::new(0),
         defences: AtomicU64::new(0),
         export: export.then(|| (0..SHARDS).map(|_| Mutex::default()).collect()),
+        progress: Progress::spinner("walking the strategy".into()),
     };
     if walker.lines.len() != 76 {
         bail!("found {} lines, not 76", walker.lines.len());
@@ -278,6 +289,7 @@ pub fn walk_from(
     let mut strategy = walker.strategy();
     let depth = walker.x_node(&mut strategy, start)?;
     let claimed = strategy.x_move(start)?.map_or(0, |m| m.plies);
+    walker.progress.finish();
     let from_records = walker.from_records.into_inner();
     let report = WalkReport {
         positions: walker.positions.into_inner(),
