@@ -49,6 +49,14 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format a name or file extension stands for: `parquet`, `csv`,
+    /// `txt` or `text`.
+    pub fn named(name: &str) -> Option<Format> {
+        [Format::Parquet, Format::Csv, Format::Text]
+            .into_iter()
+            .find(|f| f.extension() == name || (name == "text" && *f == Format::Text))
+    }
+
     /// The file extension of the format (without the dot).
     pub fn extension(self) -> &'static str {
         match self {

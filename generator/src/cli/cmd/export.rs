@@ -64,12 +64,7 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
     }
     let game: GameId = args.game.parse()?;
     let formats = with_game!(game, g => Ok::<_, anyhow::Error>(g.export_formats()))?;
-    let named = |name: &str| {
-        formats
-            .iter()
-            .copied()
-            .find(|f| f.extension() == name || (name == "text" && *f == Format::Text))
-    };
+    let named = |name: &str| Format::named(name).filter(|f| formats.contains(f));
     let refuse = |name: &str| {
         let names: Vec<_> = formats
             .iter()
@@ -77,16 +72,17 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
             .collect();
         anyhow::anyhow!("{game} exports as {}, not {name}", names.join(" or "))
     };
-    // A format's extension on --out names that format: a file called
-    // `.parquet` never holds text.
-    let known = |name: &str| ["parquet", "csv", "txt", "text"].contains(&name);
     let format = match (args.format.as_deref(), &args.out) {
         (Some(name), _) => named(name).ok_or_else(|| refuse(name))?,
         (None, Some(out)) if out.as_os_str() == "-" => {
             named("csv").or_else(|| named("text")).unwrap_or(formats[0])
         }
         (None, Some(out)) => match out.extension().and_then(|e| e.to_str()) {
-            Some(name) if known(name) => named(name).ok_or_else(|| refuse(name))?,
+            // A format's extension names that format: a file called
+            // `.parquet` never holds text.
+            Some(name) if Format::named(name).is_some() => {
+                named(name).ok_or_else(|| refuse(name))?
+            }
             _ => formats[0],
         },
         (None, None) => formats[0],

@@ -101,7 +101,7 @@ impl fmt::Display for WalkReport {
 /// among threads; deeper ones are walked on the thread that reached them.
 const SHARED_BELOW: u32 = 6;
 
-/// Shards of the shared maps: threads seldom wait on one another's lock.
+/// Shards of the shared map: threads seldom wait on one another's lock.
 const SHARDS: usize = 64;
 
 /// The walk's state, shared by its threads (rayon's): each thread brings
@@ -109,14 +109,14 @@ const SHARDS: usize = 64;
 struct Walker<'t> {
     table: &'t Table<Vec<u8>>,
     lines: Vec<u64>,
-    /// Plies to the win from each canonical X-to-move position walked.
-    depths: Vec<Mutex<HashMap<u128, u8>>>,
+    /// Each canonical X-to-move position walked where X does not win at
+    /// once (the export's lines): plies to the win, and the strategy's
+    /// cell on the canonical board.
+    walked: Vec<Mutex<HashMap<u128, (u8, u8)>>>,
     positions: AtomicU64,
     from_records: AtomicU64,
     from_threat_lines: AtomicU64,
     defences: AtomicU64,
-    /// With export: each position's move on its canonical board.
-    export: Option<Vec<Mutex<BTreeMap<u128, u8>>>>,
     /// The positions walked so far, on a terminal (minutes on the empty
     /// board).
     progress: Progress,
@@ -147,7 +147,7 @@ impl<'t> Walker<'t> {
     /// the strategy against every defence.
     fn x_node(&self, strategy: &mut Strategy<'t, Vec<u8>>, board: QubicBoard) -> Result<u8> {
         let k = key(board);
-        if let Some(&depth) = lock(&self.depths[shard(k)]).get(&k) {
+        if let Some(&(depth, _)) = lock(&self.walked[shard(k)]).get(&k) {
             return Ok(depth);
         }
         let Some(m) = strategy.x_move(board)? else {
@@ -219,7 +219,10 @@ impl<'t> Walker<'t> {
         }
         // Counted once, by the thread that stores it (two threads may walk
         // the same position at once; they find the same depth).
-        if lock(&self.depths[shard(k)]).insert(k, depth).is_none() {
+        if lock(&self.walked[shard(k)])
+            .insert(k, (depth, cell))
+            .is_none()
+        {
             if depth > 1 {
                 self.defences.fetch_add(1, Ordering::Relaxed);
             }
@@ -234,9 +237,6 @@ impl<'t> Walker<'t> {
                 _ => &self.from_threat_lines,
             }
             .fetch_add(1, Ordering::Relaxed);
-            if let Some(export) = &self.export {
-                lock(&export[shard(k)]).insert(k, cell);
-            }
         }
         Ok(depth)
     }
@@ -274,12 +274,11 @@ pub fn walk_from(
     let walker = Walker {
         table,
         lines: lines(),
-        depths: (0..SHARDS).map(|_| Mutex::default()).collect(),
+        walked: (0..SHARDS).map(|_| Mutex::default()).collect(),
         positions: AtomicU64::new(0),
         from_records: AtomicU64::new(0),
         from_threat_lines: AtomicU64::new(0),
         defences: AtomicU64::new(0),
-        export: export.then(|| (0..SHARDS).map(|_| Mutex::default()).collect()),
         progress: Progress::spinner("walking the strategy".into()),
     };
     if walker.lines.len() != 76 {
@@ -306,14 +305,16 @@ pub fn walk_from(
     if from_records != stored {
         bail!("the strategy reads {from_records} of the table's {stored} records");
     }
-    let export = walker.export.map(|shards| {
-        shards
+    let export = export.then(|| {
+        walker
+            .walked
             .into_iter()
             .flat_map(|shard| {
                 shard
                     .into_inner()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
             })
+            .map(|(position, (_, cell))| (position, cell))
             .collect()
     });
     Ok((report, export))
