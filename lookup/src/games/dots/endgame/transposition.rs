@@ -41,6 +41,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Entries of one bucket: 32 bytes, half a cache line.
 const WAYS: usize = 4;
 
+/// The cache line every bucket lies within: the first bucket starts on
+/// such a boundary (the allocator aligns only to 16 bytes, which would put
+/// every other bucket across two lines, two misses for one probe).
+const CACHE_LINE: usize = 64;
+
 /// The best-move field of an entry without one (no board has 64 edges).
 pub(super) const NO_MOVE: u8 = 63;
 
@@ -65,8 +70,11 @@ fn zeroed_words(count: usize) -> Box<[AtomicU64]> {
 
 #[derive(Debug)]
 pub(super) struct TranspositionTable {
-    /// Entry words, `WAYS` a bucket; empty until allocated.
+    /// Entry words, `WAYS` a bucket from word `first`; empty until
+    /// allocated.
     words: Box<[AtomicU64]>,
+    /// The word of entry 0, the first on a cache-line boundary.
+    first: usize,
     /// Whole keys beside the words when the quotient does not fit (else
     /// empty).
     keys: Box<[AtomicU64]>,
@@ -95,6 +103,7 @@ impl TranspositionTable {
         TranspositionTable {
             words: Box::new([]),
             keys: Box::new([]),
+            first: 0,
             bucket_bits: entry_bits.saturating_sub(WAYS.ilog2()),
             key_bits,
             merge: true,
@@ -113,10 +122,13 @@ impl TranspositionTable {
     /// and the kernel agrees.
     pub fn allocate(&mut self) {
         if self.words.is_empty() {
-            let entries = WAYS << self.bucket_bits;
-            self.words = zeroed_words(entries);
+            // A cache line's worth more, to start entry 0 on a line.
+            let words = (WAYS << self.bucket_bits) + CACHE_LINE / 8;
+            self.words = zeroed_words(words);
+            let address = self.words.as_ptr() as usize;
+            self.first = (address.next_multiple_of(CACHE_LINE) - address) / 8;
             if self.wide() {
-                self.keys = zeroed_words(entries);
+                self.keys = zeroed_words(words);
             }
             if self.huge_pages
                 && std::mem::size_of_val(&*self.words) >= crate::mapping::HUGE_PAGES_FROM
@@ -144,13 +156,20 @@ impl TranspositionTable {
     }
 
     fn word(&self, i: usize) -> u64 {
-        self.words.get(i).map_or(0, |w| w.load(Ordering::Relaxed))
+        self.words
+            .get(self.first + i)
+            .map_or(0, |w| w.load(Ordering::Relaxed))
     }
 
     fn set_word(&self, i: usize, word: u64) {
-        if let Some(w) = self.words.get(i) {
+        if let Some(w) = self.words.get(self.first + i) {
             w.store(word, Ordering::Relaxed);
         }
+    }
+
+    /// The whole key stored beside entry `i` of a wide table.
+    fn key_word(&self, i: usize) -> Option<&AtomicU64> {
+        self.keys.get(self.first + i)
     }
 
     fn quotient_bits(&self) -> u32 {
@@ -183,7 +202,18 @@ impl TranspositionTable {
     fn holds(&self, i: usize, word: u64, key: u64, quotient: u64) -> bool {
         word != 0
             && word >> DATA_BITS == quotient
-            && (self.keys.is_empty() || self.keys[i].load(Ordering::Relaxed) == key)
+            && self
+                .key_word(i)
+                .is_none_or(|k| k.load(Ordering::Relaxed) == key)
+    }
+
+    /// Starts loading `key`'s bucket into the cache, for a
+    /// [`probe`](TranspositionTable::probe) soon after.
+    pub fn prefetch(&self, key: u64) {
+        let (bucket, _) = self.place(key);
+        if let Some(word) = self.words.get(self.first + bucket * WAYS) {
+            crate::mapping::prefetch(word);
+        }
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
@@ -228,7 +258,7 @@ impl TranspositionTable {
                 word => unpack(word).1 + 1,
             })
             .unwrap_or(0);
-        if let Some(k) = self.keys.get(i) {
+        if let Some(k) = self.key_word(i) {
             k.store(key, Ordering::Relaxed);
         }
         self.set_word(i, pack(entry, work, quotient));
