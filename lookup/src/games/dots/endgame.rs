@@ -1853,6 +1853,7 @@ impl ExactSolver<Edges> for EndgameSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rayon::prelude::*;
 
     /// Every position's margin by the plain recursion, full board down.
     fn plain_values(board: Dots) -> Vec<i8> {
@@ -1940,7 +1941,9 @@ mod tests {
         for (rows, cols) in [(1, 1), (1, 3), (2, 2), (3, 1), (2, 3), (3, 2)] {
             let board = Dots::new(rows, cols).unwrap();
             let truth = plain_values(board);
-            for (name, rules) in configurations() {
+            // Each configuration its own solver, on every core: this and the
+            // sampled 3x3 test are the crate's longest.
+            configurations().into_par_iter().for_each(|(name, rules)| {
                 let mut solver =
                     EndgameSolver::with_rules(board, SearchLimits::default(), rules, 16);
                 for (mask, &expected) in truth.iter().enumerate() {
@@ -1952,7 +1955,7 @@ mod tests {
                         board.notation(Edges(mask as u64))
                     );
                 }
-            }
+            });
         }
     }
 
@@ -1976,13 +1979,13 @@ mod tests {
                 mask & board.full()
             })
             .collect();
-        for (name, rules) in configurations() {
+        configurations().into_par_iter().for_each(|(name, rules)| {
             let mut solver = EndgameSolver::with_rules(board, SearchLimits::default(), rules, 18);
             for &mask in &samples {
                 let got = solver.solve(Edges(mask)).unwrap();
                 assert_eq!(got, i32::from(truth[mask as usize]), "{name}: {mask:#x}");
             }
-        }
+        });
     }
 
     #[test]
