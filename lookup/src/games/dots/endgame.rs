@@ -155,8 +155,21 @@ const NO_BOX: u8 = u8::MAX;
 /// More boxes than any board of at most 63 edges has (5x5 has 25).
 const MAX_BOXES: usize = 32;
 
-/// Drawn sides of each box, in box order (`r * cols + c`).
+/// Drawn sides of each box, in box order (`r * cols + c`); zero past the
+/// board's boxes.
 type Sides = [u8; MAX_BOXES];
+
+/// Whether some box has three sides drawn (can be captured). Eight boxes a
+/// word at a time: `contains` on the slice called `memchr` twice a node.
+fn any_capturable(sides: &Sides) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    sides.chunks_exact(8).any(|chunk| {
+        let word = u64::from_ne_bytes(chunk.try_into().expect("eight bytes")) ^ (3 * ONES);
+        // A byte of `word` is zero exactly where a box has three sides.
+        word.wrapping_sub(ONES) & !word & HIGH != 0
+    })
+}
 
 /// Which pruning rules the [`EndgameSolver`] uses (see the
 /// endgame module's documentation for what each relies on). All are on by
@@ -414,8 +427,11 @@ struct Step {
     hint: u8,
 }
 
-/// Moves of one position, best first.
-type Steps = ([Step; 64], usize);
+/// Room for the moves of one position, best first: a search node's own,
+/// filled in place by [`Geometry::chain_steps`] or
+/// [`Geometry::ordered_moves`] (returned by value, the kilobyte was copied
+/// twice a node).
+type Steps = [Step; 64];
 
 /// A child's table key and the symmetry that takes it there, worked out by
 /// its parent for a quiet step (whose child has no free captures, so its
@@ -759,9 +775,8 @@ impl Geometry {
     /// [`Rules::chain_captures`]: both turns for every capturable box, if
     /// each heads a chain that ends on the border or at a box of at most
     /// one side; `None` if some capturable box heads anything else.
-    fn chain_steps(&self, mask: u64, sides: &Sides) -> Option<(Steps, i32)> {
+    fn chain_steps(&self, mask: u64, sides: &Sides, steps: &mut Steps) -> Option<(usize, i32)> {
         let free = self.full & !mask;
-        let mut steps = [Step::default(); 64];
         let mut count = 0;
         let mut all_boxes = 0;
         for a in 0..self.boxes() as u8 {
@@ -808,7 +823,7 @@ impl Geometry {
             count += 2;
             all_boxes += boxes;
         }
-        Some(((steps, count), all_boxes))
+        Some((count, all_boxes))
     }
 
     /// [`Rules::isolated_components`]: the isolated chains and loops of a
@@ -887,7 +902,7 @@ impl Geometry {
     }
 
     /// The moves worth searching, best first, in a buffer with their count.
-    fn ordered_moves(&self, mask: u64, sides: &Sides) -> Steps {
+    fn ordered_moves(&self, mask: u64, sides: &Sides, steps: &mut Steps) -> usize {
         let free = self.full & !mask;
         let mut candidates = free;
         if self.rules.border_edges {
@@ -899,9 +914,8 @@ impl Geometry {
                 }
             }
         }
-        let mut steps = [Step::default(); 64];
         let mut count = 0;
-        let any_capturable = sides[..self.boxes()].contains(&3);
+        let any_capturable = any_capturable(sides);
         let (components, component_count) = if self.rules.isolated_components && !any_capturable {
             self.isolated_components(mask, sides)
         } else {
@@ -944,7 +958,7 @@ impl Geometry {
             }
         }
         let (centre_first, centre_rank) = (&self.centre_first, &self.centre_rank);
-        let push = |mut set: u64, steps: &mut [Step; 64], count: &mut usize| {
+        let push = |mut set: u64, steps: &mut Steps, count: &mut usize| {
             // Renumber the set by distance from the centre, then read it
             // out in that order.
             let mut ranks = 0u64;
@@ -959,7 +973,7 @@ impl Geometry {
                 ranks &= ranks - 1;
             }
         };
-        push(captures, &mut steps, &mut count);
+        push(captures, steps, &mut count);
         if captures != 0 && self.rules.loony_moves {
             // The double-deal for each capturable box A: the other free edge
             // of the two-sided box B its capture edge leads into.
@@ -974,17 +988,17 @@ impl Geometry {
                     }
                 }
             }
-            push(double_deals & !captures, &mut steps, &mut count);
-            return (steps, count);
+            push(double_deals & !captures, steps, &mut count);
+            return count;
         }
-        push(by_exposure[0], &mut steps, &mut count);
+        push(by_exposure[0], steps, &mut count);
         for c in &components[..component_count] {
             steps[count] = self.edge_step(sides, c.opening);
             count += 1;
         }
-        push(by_exposure[1], &mut steps, &mut count);
-        push(by_exposure[2], &mut steps, &mut count);
-        (steps, count)
+        push(by_exposure[1], steps, &mut count);
+        push(by_exposure[2], steps, &mut count);
+        count
     }
 }
 
@@ -1583,8 +1597,9 @@ impl<'a> Worker<'a> {
         // Chain steps and their bound come before the table: the bound
         // often settles a sacrifice's refutation without the canonical key
         // and a probe.
-        let chain = if geo.rules.chain_captures && boxes.contains(&3) {
-            geo.chain_steps(mask, sides)
+        let mut steps = [Step::default(); 64];
+        let chain = if geo.rules.chain_captures && any_capturable(sides) {
+            geo.chain_steps(mask, sides, &mut steps)
         } else {
             None
         };
@@ -1614,9 +1629,9 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let (mut steps, count) = match chain {
-            Some((steps, _)) => steps,
-            None => geo.ordered_moves(mask, sides),
+        let count = match chain {
+            Some((count, _)) => count,
+            None => geo.ordered_moves(mask, sides, &mut steps),
         };
         // The best move of an earlier search of this position goes first.
         if let Some(i) = steps[..count].iter().position(|s| s.hint == hint) {
@@ -1628,11 +1643,16 @@ impl<'a> Worker<'a> {
         } else {
             CUTOFF_MIN_UNDRAWN
         };
-        let mut keyed = [None; 64];
+        // The children's keys the cutoffs worked out; two kilobytes, so
+        // set only where they run.
+        let mut keyed_here;
+        let mut keyed: &[Option<Keyed>] = &[];
         if geo.rules.transposition_cutoffs && undrawn >= cutoff_min {
-            if let Some((e, bound)) =
-                self.transposition_cutoff(mask, sides, &steps[..count], beta, &mut keyed)
-            {
+            keyed_here = [None; 64];
+            let found =
+                self.transposition_cutoff(mask, sides, &steps[..count], beta, &mut keyed_here);
+            keyed = &keyed_here;
+            if let Some((e, bound)) = found {
                 let entry = Entry {
                     lower: bound,
                     upper: remaining,
@@ -1673,7 +1693,7 @@ impl<'a> Worker<'a> {
                 };
                 // A quiet child is keyed here, so that the load of its
                 // bucket overlaps the first checks of its search.
-                let child_key = keyed[usize::from(i)].or_else(|| {
+                let child_key = keyed.get(usize::from(i)).copied().flatten().or_else(|| {
                     (geo.rules.prefetch && geo.is_quiet(sides, &step))
                         .then(|| self.key_child(mask, &step))
                 });
@@ -1986,6 +2006,20 @@ mod tests {
                 assert_eq!(got, i32::from(truth[mask as usize]), "{name}: {mask:#x}");
             }
         });
+    }
+
+    #[test]
+    fn any_capturable_finds_every_three_sided_box() {
+        let mut rng = crate::rng::Rng::new(3);
+        for _ in 0..2000 {
+            let mut sides: Sides = [0; MAX_BOXES];
+            let boxes = 1 + rng.below(MAX_BOXES as u64) as usize;
+            for side in &mut sides[..boxes] {
+                // Mostly boxes that cannot be captured, so a lone 3 counts.
+                *side = [0, 1, 2, 4, 0, 1, 2, 4, 3][rng.below(9) as usize];
+            }
+            assert_eq!(any_capturable(&sides), sides.contains(&3), "{sides:?}");
+        }
     }
 
     #[test]
