@@ -163,6 +163,11 @@ fn rule_sets() -> Vec<(&'static str, Rules, Option<usize>)> {
             without(|r| r.quiet_cutoffs = false),
             Some(1),
         ),
+        (
+            "no transposition skips",
+            without(|r| r.transposition_skips = false),
+            Some(1),
+        ),
     ]
 }
 

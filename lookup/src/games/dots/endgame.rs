@@ -86,6 +86,13 @@
 //!   its lookup is a cache miss that rarely cuts. On the 5x5 bench
 //!   positions the quiet form visits 44% more positions than the full one
 //!   and takes a third less CPU time (docs/dots-and-boxes.md).
+//! - **Transposition skips** ([`Rules::transposition_skips`]): the same
+//!   lookups the other way: a move whose child's stored bound proves it at
+//!   most the best already found (the window's bottom) cannot raise it and
+//!   is not searched; its bound stands for its value in the fail-soft
+//!   result, which stays a bound (every move's value is at most its
+//!   bound). A stored bound is proved whichever search stored it, so the
+//!   skip is exact.
 //! - **Two bounds** ([`Rules::two_bounds`]): a table entry keeps the lower
 //!   and the upper bound of every search of its position (Barker & Korf
 //!   2012), instead of the latest search's only.
@@ -218,6 +225,10 @@ pub struct Rules {
     /// gives no box a third side). Looking up every child of every
     /// position with 12 or more cost more time than the nodes it saved.
     pub quiet_cutoffs: bool,
+    /// With [`Rules::transposition_cutoffs`]: a move whose child's looked-up
+    /// bound proves it cannot raise the window's bottom is not searched,
+    /// and counts with that bound.
+    pub transposition_skips: bool,
     /// Not a pruning rule: back the transposition table with huge pages
     /// (Linux's `madvise(MADV_HUGEPAGE)`), so that a probe at random into
     /// hundreds of MiB does not also miss the TLB; tables under 128 MiB
@@ -270,6 +281,7 @@ impl Rules {
         transposition_cutoffs: true,
         two_bounds: true,
         quiet_cutoffs: true,
+        transposition_skips: true,
         huge_pages: true,
         prefetch: true,
     };
@@ -288,18 +300,20 @@ impl Rules {
         transposition_cutoffs: false,
         two_bounds: false,
         quiet_cutoffs: false,
+        transposition_skips: false,
         huge_pages: false,
         prefetch: false,
     };
     /// The rules of the solver before issue 21 (no chain captures, short
-    /// chains, isolated components, quiet cutoffs, huge pages or
-    /// prefetches), the bench's baseline.
+    /// chains, isolated components, quiet cutoffs, transposition skips,
+    /// huge pages or prefetches), the bench's baseline.
     pub const BEFORE: Rules = Rules {
         chain_captures: false,
         chain_bound: false,
         short_chains: false,
         isolated_components: false,
         quiet_cutoffs: false,
+        transposition_skips: false,
         huge_pages: false,
         prefetch: false,
         ..Rules::ALL
@@ -308,7 +322,7 @@ impl Rules {
 
 impl Rules {
     /// The rules' names, as [`Rules::switch`] takes them.
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 15] = [
         "free-captures",
         "loony-moves",
         "chain-captures",
@@ -321,6 +335,7 @@ impl Rules {
         "transposition-cutoffs",
         "two-bounds",
         "quiet-cutoffs",
+        "transposition-skips",
         "huge-pages",
         "prefetch",
     ];
@@ -342,6 +357,7 @@ impl Rules {
             "transposition-cutoffs" => &mut rules.transposition_cutoffs,
             "two-bounds" => &mut rules.two_bounds,
             "quiet-cutoffs" => &mut rules.quiet_cutoffs,
+            "transposition-skips" => &mut rules.transposition_skips,
             "huge-pages" => &mut rules.huge_pages,
             "prefetch" => &mut rules.prefetch,
             _ => return None,
@@ -1494,9 +1510,11 @@ impl<'a> Worker<'a> {
 
     /// Enhanced transposition cutoff ([`Rules::transposition_cutoffs`]):
     /// a step whose child the table already proves at least `beta` for
-    /// the player to move here, and that bound, without searching it. With
-    /// [`Rules::prefetch`] the keys of the children looked up are left in
-    /// `keyed` for their searches.
+    /// the player to move here, and that bound, without searching it. The
+    /// upper bounds the table proves on the steps looked up before it are
+    /// left in `uppers` (for [`Rules::transposition_skips`]), and with
+    /// [`Rules::prefetch`] the children's keys in `keyed` for their
+    /// searches.
     fn transposition_cutoff(
         &self,
         mask: u64,
@@ -1504,14 +1522,14 @@ impl<'a> Worker<'a> {
         steps: &[Step],
         beta: i32,
         keyed: &mut [Option<Keyed>; 64],
+        uppers: &mut [i32; 64],
     ) -> Option<(u8, i32)> {
         if !self.geo.rules.prefetch {
             // One child at a time: keyed, probed, and no more keys once
             // one cuts.
-            return steps.iter().find_map(|step| {
+            return steps.iter().zip(uppers).find_map(|(step, upper)| {
                 let (child, taken) = self.cutoff_child(mask, sides, step)?;
-                let bound = self.cutoff_bound(step, child.key, taken, beta)?;
-                Some((step.hint, bound))
+                self.cutoff_bound(step, child.key, taken, beta, upper)
             });
         }
         // Every child's key first, each bucket's load started as soon as
@@ -1525,11 +1543,14 @@ impl<'a> Worker<'a> {
                 taken[i] = Some((child.key, boxes));
             }
         }
-        steps.iter().zip(&taken).find_map(|(step, looked_up)| {
-            let (key, boxes) = (*looked_up)?;
-            let bound = self.cutoff_bound(step, key, boxes, beta)?;
-            Some((step.hint, bound))
-        })
+        steps
+            .iter()
+            .zip(&taken)
+            .zip(uppers)
+            .find_map(|((step, looked_up), upper)| {
+                let (key, boxes) = (*looked_up)?;
+                self.cutoff_bound(step, key, boxes, beta, upper)
+            })
     }
 
     /// The child a transposition cutoff looks up for `step`, keyed, and the
@@ -1550,17 +1571,29 @@ impl<'a> Worker<'a> {
         Some((keyed, taken))
     }
 
-    /// The bound the table proves on `step` for the player to move here, if
-    /// it is at least `beta`. The child's value for its mover is `taken`
-    /// plus the value the table holds for its key, as `search` counts it.
-    fn cutoff_bound(&self, step: &Step, key: u64, taken: i32, beta: i32) -> Option<i32> {
+    /// The step and the lower bound the table proves on it for the player
+    /// to move here, if that is at least `beta`; the upper bound it proves
+    /// goes to `upper` either way. The child's value for its mover is
+    /// `taken` plus the value the table holds for its key, as `search`
+    /// counts it.
+    fn cutoff_bound(
+        &self,
+        step: &Step,
+        key: u64,
+        taken: i32,
+        beta: i32,
+        upper: &mut i32,
+    ) -> Option<(u8, i32)> {
         let entry = self.shared.table.probe(key)?;
-        let bound = if step.keeps_turn {
-            step.gain + taken + entry.lower
+        let (child_lower, child_upper) = (taken + entry.lower, taken + entry.upper);
+        let lower = if step.keeps_turn {
+            *upper = step.gain + child_upper;
+            step.gain + child_lower
         } else {
-            step.gain - (taken + entry.upper)
+            *upper = step.gain - child_lower;
+            step.gain - child_upper
         };
-        (bound >= beta).then_some(bound)
+        (lower >= beta).then_some((step.hint, lower))
     }
 
     /// The slot of the busy table for a child mask.
@@ -1645,13 +1678,25 @@ impl<'a> Worker<'a> {
         };
         // The children's keys the cutoffs worked out; two kilobytes, so
         // set only where they run.
-        let mut keyed_here;
-        let mut keyed: &[Option<Keyed>] = &[];
+        // What the cutoffs' lookups found on each move (upper bounds, no
+        // bound being i32::MAX) and the children's keys they worked out;
+        // two kilobytes, so set only where they run.
+        let (mut keyed_here, mut uppers_here);
+        let (mut keyed, mut uppers): (&[Option<Keyed>], &[i32]) = (&[], &[]);
         if geo.rules.transposition_cutoffs && undrawn >= cutoff_min {
-            keyed_here = [None; 64];
-            let found =
-                self.transposition_cutoff(mask, sides, &steps[..count], beta, &mut keyed_here);
+            (keyed_here, uppers_here) = ([None; 64], [i32::MAX; 64]);
+            let found = self.transposition_cutoff(
+                mask,
+                sides,
+                &steps[..count],
+                beta,
+                &mut keyed_here,
+                &mut uppers_here,
+            );
             keyed = &keyed_here;
+            if geo.rules.transposition_skips {
+                uppers = &uppers_here;
+            }
             if let Some((e, bound)) = found {
                 let entry = Entry {
                     lower: bound,
@@ -1676,6 +1721,15 @@ impl<'a> Worker<'a> {
             let mut deferred_count = 0;
             for &i in &order[..len] {
                 let step = steps[usize::from(i)];
+                if let Some(&upper) = uppers.get(usize::from(i)).filter(|&&u| u <= low) {
+                    // The table proves this move cannot raise the window's
+                    // bottom ([`Rules::transposition_skips`]).
+                    if upper > best {
+                        best = upper;
+                        best_move = geo.edge_maps[symmetry][step.hint as usize];
+                    }
+                    continue;
+                }
                 let child = mask | step.edges;
                 // Young brothers another thread is searching wait for the
                 // second pass (ABDADA); the eldest is always searched.
@@ -1936,6 +1990,22 @@ mod tests {
                 only(|r| {
                     r.transposition_cutoffs = true;
                     r.quiet_cutoffs = true;
+                }),
+            ),
+            (
+                "transposition skips",
+                only(|r| {
+                    r.transposition_cutoffs = true;
+                    r.transposition_skips = true;
+                }),
+            ),
+            (
+                // The lookups all made before the skips, as with every rule.
+                "transposition skips with prefetch",
+                only(|r| {
+                    r.transposition_cutoffs = true;
+                    r.transposition_skips = true;
+                    r.prefetch = true;
                 }),
             ),
             ("huge pages", only(|r| r.huge_pages = true)),
