@@ -1676,8 +1676,6 @@ impl<'a> Worker<'a> {
         } else {
             CUTOFF_MIN_UNDRAWN
         };
-        // The children's keys the cutoffs worked out; two kilobytes, so
-        // set only where they run.
         // What the cutoffs' lookups found on each move (upper bounds, no
         // bound being i32::MAX) and the children's keys they worked out;
         // two kilobytes, so set only where they run.
