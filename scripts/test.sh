@@ -59,7 +59,7 @@ target/venv/bin/pytest -p no:cacheprovider -rA --durations=10 python/tests
 # test profile, optimised): `cargo solvedb` would compile the whole
 # workspace once more in the release profile, minutes of a CI run's 30.
 solvedb=target/debug/solvedb
-[ -x "$solvedb" ]
+[ -x "$solvedb" ] || { echo "scripts/test.sh: no $solvedb (the MPI tests build it)" >&2; exit 1; }
 "$solvedb" fuzz --seconds 20 --seed "$(date +%s)"
 for table in tables/*.sdb; do
     "$solvedb" sweep "$table"
