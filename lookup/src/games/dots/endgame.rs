@@ -109,10 +109,12 @@
 //! (Lazy SMP): each thread searches the same window, and a thread that
 //! reaches a position whose first move another thread is searching defers
 //! the moves others are busy with to the end of its list (the deferral of
-//! ABDADA, Weill 1996, through a small table of positions being searched),
-//! so the threads spread over different subtrees and share what they
-//! prove. The first thread to finish answers; the others stop. Every
-//! thread's result is exact, so the answer does not depend on which.
+//! ABDADA, Weill 1996, through a small table of positions being searched,
+//! by canonical key where the child has one, so two images of one
+//! position count as one), so the threads spread over different subtrees
+//! and share what they prove. The first thread to finish answers; the
+//! others stop. Every thread's result is exact, so the answer does not
+//! depend on which.
 //!
 //! # Every move's value
 //!
@@ -1596,7 +1598,7 @@ impl<'a> Worker<'a> {
         (lower >= beta).then_some((step.hint, lower))
     }
 
-    /// The slot of the busy table for a child mask.
+    /// The slot of the busy table for a child (its key or mask, plus one).
     fn busy_slot(&self, child: u64) -> &AtomicU64 {
         let hash = child.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48;
         &self.shared.busy[hash as usize % self.shared.busy.len()]
@@ -1728,31 +1730,37 @@ impl<'a> Worker<'a> {
                     }
                     continue;
                 }
-                let child = mask | step.edges;
-                // Young brothers another thread is searching wait for the
-                // second pass (ABDADA); the eldest is always searched.
-                let marked = if defer && i > 0 {
-                    let slot = self.busy_slot(child);
-                    if pass == 0 && slot.load(Ordering::Relaxed) == child + 1 {
-                        deferred[deferred_count] = i;
-                        deferred_count += 1;
-                        continue;
-                    }
-                    slot.store(child + 1, Ordering::Relaxed);
-                    true
-                } else {
-                    false
-                };
                 // A quiet child is keyed here, so that the load of its
                 // bucket overlaps the first checks of its search.
                 let child_key = keyed.get(usize::from(i)).copied().flatten().or_else(|| {
                     (geo.rules.prefetch && geo.is_quiet(sides, &step))
                         .then(|| self.key_child(mask, &step))
                 });
+                // Young brothers another thread is searching wait for the
+                // second pass (ABDADA); the eldest is always searched. A
+                // child is busy by its key where it has one: symmetric
+                // children (the moves of the empty board's classes) are
+                // one position, and two threads searching two images of it
+                // at once would each search it whole.
+                let busy = child_key
+                    .map_or(mask | step.edges, |k| k.key)
+                    .wrapping_add(1);
+                let marked = if defer && i > 0 {
+                    let slot = self.busy_slot(busy);
+                    if pass == 0 && slot.load(Ordering::Relaxed) == busy {
+                        deferred[deferred_count] = i;
+                        deferred_count += 1;
+                        continue;
+                    }
+                    slot.store(busy, Ordering::Relaxed);
+                    true
+                } else {
+                    false
+                };
                 let value = self.step_value(mask, &step, low, beta, child_key);
                 if marked {
-                    let _ = self.busy_slot(child).compare_exchange(
-                        child + 1,
+                    let _ = self.busy_slot(busy).compare_exchange(
+                        busy,
                         0,
                         Ordering::Relaxed,
                         Ordering::Relaxed,
