@@ -181,6 +181,9 @@ fn the_solver_agrees_with_a_dense_retrograde_on_4x5_and_5x5_positions() {
         (5, 5, 22, 2),
         (5, 5, 24, 1),
         (4, 5, 24, 1),
+        // Past PARALLEL_MIN_UNDRAWN (26): the two-thread rule set and the
+        // oracle (every core) run Lazy SMP and MTD(f)'s tests in pairs.
+        (4, 4, 26, 3),
     ] {
         let board = Dots::new(rows, cols).unwrap();
         for _ in 0..count {

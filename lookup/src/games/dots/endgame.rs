@@ -491,8 +491,8 @@ struct Shared<'a> {
     /// them.
     nodes: AtomicU64,
     stop: AtomicBool,
-    /// Positions some thread is searching (their mask plus one), by hash;
-    /// empty with one thread.
+    /// Positions some thread is searching (their key, or mask where they
+    /// have none, plus one), by hash; empty with one thread.
     busy: &'a [AtomicU64],
     /// The first answer (or limit) any thread reached.
     result: Mutex<Option<Result<i32, Error>>>,
@@ -1124,27 +1124,109 @@ impl EndgameSolver {
         result.unwrap_or(Err(Error::BudgetExhausted { budget: 0 }))
     }
 
-    /// The MTD(f) loop (Plaat et al. 1996): null windows from a guess
-    /// until the bounds meet, narrowing `lower`/`upper` as tests prove.
-    /// Margins have the parity of the remaining boxes, so tests sit on
-    /// possible values.
+    /// Two null-window tests of `mask` at once, at `tests[0]` and
+    /// `tests[1]`, the threads split between them over the one table: a
+    /// thread whose test is answered helps with the other (as in
+    /// [`run`](EndgameSolver::run)) until that is answered too. Only for
+    /// searches without limits ([`EndgameSolver::pairs_at`]): a node
+    /// budget is one shared count.
+    fn run_pair(&mut self, mask: u64, tests: [i32; 2]) -> [Result<i32, Error>; 2] {
+        let threads = self.threads_for((self.geo.full & !mask).count_ones());
+        if self.busy.is_empty() {
+            self.busy = bytemuck::zeroed_slice_box(BUSY_SLOTS);
+        }
+        let shared = tests.map(|_| Shared {
+            table: &self.table,
+            limits: self.limits.clone(),
+            deadline: None,
+            nodes: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            busy: &self.busy,
+            result: Mutex::new(None),
+        });
+        let geo = &self.geo;
+        // Each thread's tests, its own first; a test already answered is
+        // passed over.
+        let search = |first: usize, memo: HashMap<Vec<(bool, u8)>, i32>| {
+            let mut memo = memo;
+            for i in [first, 1 - first] {
+                if shared[i].stop.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let mut worker = Worker::new(geo, &shared[i], memo);
+                let result = worker.search(mask, tests[i], tests[i] + 1);
+                worker.finish(result);
+                memo = worker.loony_memo;
+            }
+            memo
+        };
+        let memo = std::mem::take(&mut self.loony_memo);
+        let memo = std::thread::scope(|scope| {
+            for thread in 1..threads {
+                scope.spawn(move || search(thread % 2, HashMap::new()));
+            }
+            search(0, memo)
+        });
+        self.loony_memo = memo;
+        self.nodes += shared
+            .iter()
+            .map(|s| s.nodes.load(Ordering::Relaxed))
+            .sum::<u64>();
+        shared.map(|s| {
+            let result = s
+                .result
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            // Every test has a thread that searched it to the end: without
+            // limits no search stops before its answer.
+            result.unwrap_or(Err(Error::BudgetExhausted { budget: 0 }))
+        })
+    }
+
+    /// Whether [`narrow`](EndgameSolver::narrow) runs its tests of `mask`
+    /// in pairs: with two threads or more and no limits. Lazy SMP on one
+    /// test keeps two threads busy at the cost of nodes both search; two
+    /// tests at once each get their own thread, and the second is one
+    /// MTD(f) would likely run next.
+    fn pairs_at(&self, mask: u64) -> bool {
+        !self.limited() && self.threads_for((self.geo.full & !mask).count_ones()) >= 2
+    }
+
+    /// The MTD(f) loop (Plaat et al. 1996): null windows on `mask` from a
+    /// guess until the bounds meet, narrowing `lower`/`upper` as tests
+    /// prove. Margins have the parity of the remaining boxes, so tests sit
+    /// on possible values. With [`pairs_at`](EndgameSolver::pairs_at) each
+    /// test runs beside the one after it in the direction the last went
+    /// (below it at first: from a guess at the value, the two tests that
+    /// prove it), and both narrow the bounds.
     fn narrow(
         &mut self,
         bounds: &mut (i32, i32),
         mut guess: i32,
-        test: impl Fn(&mut EndgameSolver, i32) -> Result<i32, Error>,
+        mask: u64,
+        deadline: Option<Instant>,
     ) -> Result<(), Error> {
         let parity = bounds.1.rem_euclid(2);
+        let pairs = self.pairs_at(mask);
+        let mut climbing = false;
         while bounds.0 < bounds.1 {
             let t = guess.clamp(bounds.0, bounds.1 - 2);
-            let v = test(self, t)?;
-            if v > t {
-                bounds.0 = v.max(bounds.0);
-                guess = bounds.0;
+            let beside = if climbing { t + 2 } else { t - 2 };
+            let (v, other) = if pairs && bounds.0 <= beside && beside <= bounds.1 - 2 {
+                let [v, w] = self.run_pair(mask, [t, beside]);
+                (v?, Some((beside, w?)))
             } else {
-                bounds.1 = v.min(bounds.1);
-                guess = bounds.1 - 2;
+                (self.run(mask, t, t + 1, deadline)?, None)
+            };
+            for (t, v) in std::iter::once((t, v)).chain(other) {
+                if v > t {
+                    bounds.0 = v.max(bounds.0);
+                } else {
+                    bounds.1 = v.min(bounds.1);
+                }
             }
+            climbing = v > t;
+            guess = if climbing { bounds.0 } else { bounds.1 - 2 };
             // A fail-soft bound need not be a possible margin (the chain
             // bound is not); the margin has the parity of the remaining
             // boxes, so the bounds round inwards to it.
@@ -1208,9 +1290,7 @@ impl EndgameSolver {
         let mut bounds = (-remaining, remaining);
         let guess = if remaining % 2 == 0 { 0 } else { -1 };
         let mask = position.0;
-        self.narrow(&mut bounds, guess, |solver, t| {
-            solver.run(mask, t, t + 1, deadline)
-        })?;
+        self.narrow(&mut bounds, guess, mask, deadline)?;
         Ok(bounds.0)
     }
 
@@ -1235,7 +1315,7 @@ impl EndgameSolver {
             unknown = self.outside_in(&mut root, test).err();
         }
         if unknown.is_none() {
-            unknown = self.narrow(&mut root, guess, test).err();
+            unknown = self.narrow(&mut root, guess, mask, deadline).err();
         }
         let (value_nodes, value_time) = (self.nodes - nodes_before, started.elapsed());
         let sides = self.geo.sides_of(mask);
