@@ -181,15 +181,29 @@ fn the_solver_agrees_with_a_dense_retrograde_on_4x5_and_5x5_positions() {
         (5, 5, 22, 2),
         (5, 5, 24, 1),
         (4, 5, 24, 1),
-        // Past PARALLEL_MIN_UNDRAWN (26): the two-thread rule set and the
-        // oracle (every core) run Lazy SMP and MTD(f)'s tests in pairs.
-        (4, 4, 26, 3),
     ] {
         let board = Dots::new(rows, cols).unwrap();
         for _ in 0..count {
             let p = position(board, &mut rng, undrawn);
             check(board, p, &mut rng, &rules);
         }
+    }
+}
+
+/// Past `PARALLEL_MIN_UNDRAWN` (26), children included: the oracle (every
+/// core) and the two-thread solver run Lazy SMP, MTD(f)'s tests in pairs
+/// and the moves' classes two at a time; one thread for comparison.
+#[test]
+fn threads_agree_with_a_dense_retrograde_on_4x4_positions() {
+    let mut rng = Rng::new(2627);
+    let rules = [
+        ("all, one thread", Rules::ALL, Some(1)),
+        ("all, two threads", Rules::ALL, Some(2)),
+    ];
+    let board = Dots::new(4, 4).unwrap();
+    for undrawn in [26, 26, 27] {
+        let p = position(board, &mut rng, undrawn);
+        check(board, p, &mut rng, &rules);
     }
 }
 

@@ -1124,28 +1124,29 @@ impl EndgameSolver {
         result.unwrap_or(Err(Error::BudgetExhausted { budget: 0 }))
     }
 
-    /// Two null-window tests of `mask` at once, at `tests[0]` and
-    /// `tests[1]`, the threads split between them over the one table: a
-    /// thread whose test is answered helps with the other (as in
+    /// Two searches at once, each of a position and a window `(mask,
+    /// alpha, beta)`, the threads split between them over the one table:
+    /// a thread whose search is answered helps with the other (as in
     /// [`run`](EndgameSolver::run)) until that is answered too. Only for
     /// searches without limits ([`EndgameSolver::pairs_at`]): a node
     /// budget is one shared count.
-    fn run_pair(&mut self, mask: u64, tests: [i32; 2]) -> [Result<i32, Error>; 2] {
-        let threads = self.threads_for((self.geo.full & !mask).count_ones());
-        if self.busy.is_empty() {
+    fn run_pair(&mut self, searches: [(u64, i32, i32); 2]) -> [Result<i32, Error>; 2] {
+        let undrawn = searches.map(|(mask, ..)| (self.geo.full & !mask).count_ones());
+        let threads = self.threads_for(undrawn[0].min(undrawn[1]));
+        if threads > 1 && self.busy.is_empty() {
             self.busy = bytemuck::zeroed_slice_box(BUSY_SLOTS);
         }
-        let shared = tests.map(|_| Shared {
+        let shared = searches.map(|_| Shared {
             table: &self.table,
             limits: self.limits.clone(),
             deadline: None,
             nodes: AtomicU64::new(0),
             stop: AtomicBool::new(false),
-            busy: &self.busy,
+            busy: if threads > 1 { &self.busy } else { &[] },
             result: Mutex::new(None),
         });
         let geo = &self.geo;
-        // Each thread's tests, its own first; a test already answered is
+        // Each thread's searches, its own first; one already answered is
         // passed over.
         let search = |first: usize, memo: HashMap<Vec<(bool, u8)>, i32>| {
             let mut memo = memo;
@@ -1153,8 +1154,9 @@ impl EndgameSolver {
                 if shared[i].stop.load(Ordering::Relaxed) {
                     continue;
                 }
+                let (mask, alpha, beta) = searches[i];
                 let mut worker = Worker::new(geo, &shared[i], memo);
-                let result = worker.search(mask, tests[i], tests[i] + 1);
+                let result = worker.search(mask, alpha, beta);
                 worker.finish(result);
                 memo = worker.loony_memo;
             }
@@ -1177,8 +1179,8 @@ impl EndgameSolver {
                 .result
                 .into_inner()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            // Every test has a thread that searched it to the end: without
-            // limits no search stops before its answer.
+            // Every search has a thread that went on to its end: without
+            // limits none stops before its answer.
             result.unwrap_or(Err(Error::BudgetExhausted { budget: 0 }))
         })
     }
@@ -1213,7 +1215,7 @@ impl EndgameSolver {
             let t = guess.clamp(bounds.0, bounds.1 - 2);
             let beside = if climbing { t + 2 } else { t - 2 };
             let (v, other) = if pairs && bounds.0 <= beside && beside <= bounds.1 - 2 {
-                let [v, w] = self.run_pair(mask, [t, beside]);
+                let [v, w] = self.run_pair([(mask, t, t + 1), (mask, beside, beside + 1)]);
                 (v?, Some((beside, w?)))
             } else {
                 (self.run(mask, t, t + 1, deadline)?, None)
@@ -1233,6 +1235,70 @@ impl EndgameSolver {
             *bounds = to_parity(*bounds, parity);
         }
         Ok(())
+    }
+
+    /// Narrows each class of moves (`(key, step, bounds)`, its first step
+    /// standing for it) from `mask` to its value: the first test at the
+    /// top (is the move as good as the best?), then halving. With
+    /// [`pairs_at`](EndgameSolver::pairs_at) two classes at a time, each
+    /// on its own thread to begin with; bounds narrow as tests prove, so a
+    /// search stopped by its limits leaves what it knew.
+    fn settle_classes(
+        &mut self,
+        mask: u64,
+        classes: &mut [(u64, Step, (i32, i32))],
+        deadline: Option<Instant>,
+    ) -> Result<(), Error> {
+        let parity = (self.board.remaining_boxes(mask) as i32).rem_euclid(2);
+        let at_once = if self.pairs_at(mask) { 2 } else { 1 };
+        let mut tested = vec![false; classes.len()];
+        loop {
+            // The next test of each open class, as a search of its child.
+            let tests: Vec<(usize, i32, (u64, i32, i32))> = (0..classes.len())
+                .filter(|&i| classes[i].2.0 < classes[i].2.1)
+                .take(at_once)
+                .map(|i| {
+                    let (_, step, bounds) = classes[i];
+                    let t = if tested[i] {
+                        let mid = (bounds.0 + bounds.1) / 2;
+                        // On the parity of the margins, below the top.
+                        let mid = mid - (mid - bounds.1).rem_euclid(2);
+                        mid.min(bounds.1 - 2)
+                    } else {
+                        bounds.1 - 2
+                    };
+                    let child = mask | step.edges;
+                    let window = if step.keeps_turn {
+                        (child, t - step.gain, t + 1 - step.gain)
+                    } else {
+                        (child, step.gain - t - 1, step.gain - t)
+                    };
+                    (i, t, window)
+                })
+                .collect();
+            let results = match tests[..] {
+                [] => return Ok(()),
+                [(_, _, (child, alpha, beta))] => vec![self.run(child, alpha, beta, deadline)],
+                [(_, _, first), (_, _, second), ..] => self.run_pair([first, second]).into(),
+            };
+            for ((i, t, _), result) in tests.into_iter().zip(results) {
+                let step = classes[i].1;
+                let v = result?;
+                let v = if step.keeps_turn {
+                    step.gain + v
+                } else {
+                    step.gain - v
+                };
+                tested[i] = true;
+                let bounds = &mut classes[i].2;
+                if v > t {
+                    bounds.0 = bounds.0.max(v);
+                } else {
+                    bounds.1 = bounds.1.min(v);
+                }
+                *bounds = to_parity(*bounds, parity);
+            }
+        }
     }
 
     /// Whether a node budget, a time limit or a request's deadline may stop
@@ -1354,55 +1420,7 @@ impl EndgameSolver {
             class_of.push((e, index));
         }
         if unknown.is_none() {
-            for class in &mut classes {
-                let step = class.1;
-                let mut bounds = class.2;
-                // The first test at the top (is the move as good as the
-                // best?), then halving.
-                let mut first = true;
-                let result = loop {
-                    if bounds.0 >= bounds.1 {
-                        break Ok(());
-                    }
-                    let t = if first {
-                        bounds.1 - 2
-                    } else {
-                        let mid = (bounds.0 + bounds.1) / 2;
-                        // On the parity of the margins, below the top.
-                        let mid = mid - (mid - bounds.1).rem_euclid(2);
-                        mid.min(bounds.1 - 2)
-                    };
-                    first = false;
-                    let v = if step.keeps_turn {
-                        self.run(
-                            mask | step.edges,
-                            t - step.gain,
-                            t + 1 - step.gain,
-                            deadline,
-                        )
-                        .map(|v| step.gain + v)
-                    } else {
-                        self.run(
-                            mask | step.edges,
-                            step.gain - t - 1,
-                            step.gain - t,
-                            deadline,
-                        )
-                        .map(|v| step.gain - v)
-                    };
-                    match v {
-                        Ok(v) if v > t => bounds.0 = bounds.0.max(v),
-                        Ok(v) => bounds.1 = bounds.1.min(v),
-                        Err(e) => break Err(e),
-                    }
-                    bounds = to_parity(bounds, remaining.rem_euclid(2));
-                };
-                class.2 = bounds;
-                if let Err(e) = result {
-                    unknown = Some(e);
-                    break;
-                }
-            }
+            unknown = self.settle_classes(mask, &mut classes, deadline).err();
         }
         // The value is the best move's: at least the best lower bound of a
         // move and at most the best upper bound (the root's bounds already
