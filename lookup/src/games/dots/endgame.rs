@@ -116,6 +116,15 @@
 //! others stop. Every thread's result is exact, so the answer does not
 //! depend on which.
 //!
+//! Without limits (no node budget, time or cancellation), two tests run at
+//! once instead where two are due: MTD(f)'s first two (those that prove a
+//! margin of 0, or +1 with an odd number of boxes left), and the tests of
+//! two classes of moves; each starts on its own thread, and a thread whose
+//! test is answered helps with the other. From the empty 4x4
+//! Lazy SMP on one test searched two fifths more positions than one
+//! thread; two tests side by side search about as many as one thread
+//! (docs/dots-and-boxes.md, "Tenth session").
+//!
 //! # Every move's value
 //!
 //! [`EndgameSolver::analyse`] finds the value of a position and then of
@@ -1197,10 +1206,14 @@ impl EndgameSolver {
     /// The MTD(f) loop (Plaat et al. 1996): null windows on `mask` from a
     /// guess until the bounds meet, narrowing `lower`/`upper` as tests
     /// prove. Margins have the parity of the remaining boxes, so tests sit
-    /// on possible values. With [`pairs_at`](EndgameSolver::pairs_at) each
-    /// test runs beside the one after it in the direction the last went
-    /// (below it at first: from a guess at the value, the two tests that
-    /// prove it), and both narrow the bounds.
+    /// on possible values. With [`pairs_at`](EndgameSolver::pairs_at) the
+    /// first two tests run at once: the two that prove a margin of 0 where
+    /// the boxes left are even (tests at 0 and -2), of +1 where they are
+    /// odd (-1 and +1). Measured, not derived: pairs all the way (each
+    /// test beside the next in the direction the last went), or the first
+    /// test beside the one below it on odd positions too, searched a fifth
+    /// more positions on a 5x5 position worth +1, each pair's second test
+    /// wasted; these two cost none there and prove the empty 4x4's 0.
     fn narrow(
         &mut self,
         bounds: &mut (i32, i32),
@@ -1209,12 +1222,13 @@ impl EndgameSolver {
         deadline: Option<Instant>,
     ) -> Result<(), Error> {
         let parity = bounds.1.rem_euclid(2);
-        let pairs = self.pairs_at(mask);
-        let mut climbing = false;
+        let mut pair = self.pairs_at(mask);
         while bounds.0 < bounds.1 {
             let t = guess.clamp(bounds.0, bounds.1 - 2);
-            let beside = if climbing { t + 2 } else { t - 2 };
-            let (v, other) = if pairs && bounds.0 <= beside && beside <= bounds.1 - 2 {
+            // Around a margin of 0 (an even number of boxes left) or +1.
+            let beside = if parity == 0 { t - 2 } else { t + 2 };
+            let first = std::mem::take(&mut pair);
+            let (v, other) = if first && bounds.0 <= beside && beside <= bounds.1 - 2 {
                 let [v, w] = self.run_pair([(mask, t, t + 1), (mask, beside, beside + 1)]);
                 (v?, Some((beside, w?)))
             } else {
@@ -1227,8 +1241,7 @@ impl EndgameSolver {
                     bounds.1 = v.min(bounds.1);
                 }
             }
-            climbing = v > t;
-            guess = if climbing { bounds.0 } else { bounds.1 - 2 };
+            guess = if v > t { bounds.0 } else { bounds.1 - 2 };
             // A fail-soft bound need not be a possible margin (the chain
             // bound is not); the margin has the parity of the remaining
             // boxes, so the bounds round inwards to it.
