@@ -120,10 +120,10 @@
 //! once instead where two are due: MTD(f)'s first two (those that prove a
 //! margin of 0, or +1 with an odd number of boxes left), and the tests of
 //! two classes of moves; each starts on its own thread, and a thread whose
-//! test is answered helps with the other. From the empty 4x4
-//! Lazy SMP on one test searched two fifths more positions than one
-//! thread; two tests side by side search about as many as one thread
-//! (docs/dots-and-boxes.md, "Tenth session").
+//! test is answered helps with the other. From the empty 4x4, Lazy SMP on
+//! one test searched two fifths more positions than one thread; two tests
+//! side by side search about as many (docs/dots-and-boxes.md, "Tenth
+//! session").
 //!
 //! # Every move's value
 //!
@@ -1194,11 +1194,11 @@ impl EndgameSolver {
         })
     }
 
-    /// Whether [`narrow`](EndgameSolver::narrow) runs its tests of `mask`
-    /// in pairs: with two threads or more and no limits. Lazy SMP on one
-    /// test keeps two threads busy at the cost of nodes both search; two
-    /// tests at once each get their own thread, and the second is one
-    /// MTD(f) would likely run next.
+    /// Whether two tests of `mask` or of its moves may run at once
+    /// ([`run_pair`](EndgameSolver::run_pair)): with two threads or more
+    /// and no limits. Lazy SMP on one test keeps two threads busy at the
+    /// cost of positions both search; two tests at once give each its own
+    /// thread.
     fn pairs_at(&self, mask: u64) -> bool {
         !self.limited() && self.threads_for((self.geo.full & !mask).count_ones()) >= 2
     }
