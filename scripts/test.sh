@@ -53,13 +53,15 @@ cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
 [ -x target/venv/bin/pip ] || python3 -m venv target/venv
 target/venv/bin/pip install --quiet pytest open_spiel numpy pyarrow pandas
 target/venv/bin/pip install --quiet ./python
-target/venv/bin/pytest -p no:cacheprovider -rA --durations=10 python/tests
-
-# The fuzzer and the sweep run the `solvedb` the MPI tests above built (the
-# test profile, optimised): `cargo solvedb` would compile the whole
-# workspace once more in the release profile, minutes of a CI run's 30.
+# The export tests run the `solvedb` the MPI tests above built (the test
+# profile, optimised); without SOLVEDB they would `cargo run --release`, a
+# second compile of the whole workspace (210 s of a run on a fresh clone).
 solvedb=target/debug/solvedb
 [ -x "$solvedb" ] || { echo "scripts/test.sh: no $solvedb (the MPI tests build it)" >&2; exit 1; }
+SOLVEDB="$PWD/$solvedb" target/venv/bin/pytest -p no:cacheprovider -rA --durations=10 python/tests
+
+# The fuzzer and the sweep run that `solvedb` too: `cargo solvedb` would
+# compile the whole workspace once more in the release profile.
 "$solvedb" fuzz --seconds 20 --seed "$(date +%s)"
 for table in tables/*.sdb; do
     "$solvedb" sweep "$table"

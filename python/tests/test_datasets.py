@@ -2,6 +2,7 @@
 datasets: solvedb.datasets against probes, and a `solvedb export` Parquet
 file read back with pyarrow to the same values."""
 
+import os
 import random
 import subprocess
 import threading
@@ -178,9 +179,20 @@ def test_datasets_load_every_position_with_planes_and_labels():
         assert numbers(report, False) == (full.value[i], full.result[i], full.plies[i])
 
 
+def solvedb_command():
+    """The `solvedb` command: the binary $SOLVEDB names when set (scripts/test.sh
+    passes the one its Rust tests built), else `cargo run --release`, which
+    on a fresh clone compiles the generator and the servers first (minutes)."""
+    binary = os.environ.get("SOLVEDB")
+    if binary:
+        assert os.access(binary, os.X_OK), f"SOLVEDB={binary} is not an executable"
+        return [binary]
+    return ["cargo", "run", "--release", "-q", "-p", "solvedb-generator", "--"]
+
+
 def export(game, out, *extra):
     subprocess.run(
-        ["cargo", "run", "--release", "-q", "-p", "solvedb-generator", "--",
+        [*solvedb_command(),
          "export", game, "--tables", str(REPO / "tables"), "--out", str(out), *extra],
         cwd=REPO, check=True,
     )
