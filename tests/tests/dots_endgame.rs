@@ -2,9 +2,8 @@
 //! retrograde analysis written here from the rules alone: a position with
 //! `U` undrawn edges has `2^U` sub-positions (any subset of them drawn),
 //! each valued from the ones with one more edge. Random 4x5 and 5x5
-//! positions with up to 24 undrawn edges (16 MiB of values each); set
-//! `DOTS_RETROGRADE_UNDRAWN=28` to check two positions with 28 once (256
-//! MiB and about a minute each).
+//! positions with up to 24 undrawn edges (16 MiB of values each); two with
+//! 28 on request (`deeper_positions_on_request`, ignored by default).
 
 use solvedb_generator::games::dots::endgame::{POSITIONS_FILE, positions_text};
 use solvedb_lookup::games::dots::{EndgameSolver, Rules};
@@ -207,17 +206,18 @@ fn threads_agree_with_a_dense_retrograde_on_4x4_positions() {
     }
 }
 
-/// `DOTS_RETROGRADE_UNDRAWN=28 cargo test --release -p solvedb-tests --test
-/// dots_endgame`: one 4x5 and one 5x5 position with that many undrawn
-/// edges; without the variable this test checks nothing and says so.
+/// The bench's one-off check at the depth the tests cannot afford: one 4x5
+/// and one 5x5 position with 28 undrawn edges (or
+/// `DOTS_RETROGRADE_UNDRAWN`), 256 MiB and about a minute each. `cargo test
+/// --release -p solvedb-tests --test dots_endgame -- --ignored deeper`.
 #[test]
+#[ignore = "minutes and 512 MiB: run on request with --ignored"]
 fn deeper_positions_on_request() {
-    let Some(undrawn) = std::env::var("DOTS_RETROGRADE_UNDRAWN")
-        .ok()
-        .and_then(|v| v.parse::<u32>().ok())
-    else {
-        eprintln!("DOTS_RETROGRADE_UNDRAWN not set: no deeper check");
-        return;
+    let undrawn = match std::env::var("DOTS_RETROGRADE_UNDRAWN") {
+        Ok(v) => v
+            .parse::<u32>()
+            .unwrap_or_else(|_| panic!("DOTS_RETROGRADE_UNDRAWN={v:?} is not a number")),
+        Err(_) => 28,
     };
     let mut rng = Rng::new(2828);
     let rules = [("all, two threads", Rules::ALL, Some(2))];
