@@ -1048,30 +1048,24 @@ impl Geometry {
             candidates &= !c.edges;
         }
         // Exposure of each non-capturing edge: boxes it gives a third side.
-        let mut by_exposure = [0u64; 3];
-        let mut captures = 0u64;
-        let mut bits = candidates;
-        while bits != 0 {
-            let e = bits.trailing_zeros();
-            bits &= bits - 1;
-            let mut exposes = 0;
-            let mut completes = false;
-            for b in self.edge_boxes[e as usize] {
-                if b == NO_BOX {
-                    continue;
+        // Worked out box by box (a two-sided box exposes each of its
+        // undrawn edges, an edge between two such boxes both), not edge by
+        // edge through both boxes of each.
+        let (mut once, mut twice, mut captures) = (0u64, 0u64, 0u64);
+        for (&side, &box_mask) in sides.iter().zip(&self.box_masks) {
+            let undrawn = box_mask & free;
+            match side {
+                2 => {
+                    twice |= once & undrawn;
+                    once |= undrawn;
                 }
-                match sides[b as usize] {
-                    3 => completes = true,
-                    2 => exposes += 1,
-                    _ => {}
-                }
-            }
-            if completes {
-                captures |= 1 << e;
-            } else {
-                by_exposure[exposes] |= 1 << e;
+                3 => captures |= undrawn,
+                _ => {}
             }
         }
+        captures &= candidates;
+        let quiet = candidates & !captures;
+        let by_exposure = [quiet & !once, quiet & once & !twice, quiet & twice];
         let (centre_first, centre_rank) = (&self.centre_first, &self.centre_rank);
         let push = |mut set: u64, steps: &mut Steps, count: &mut usize| {
             // Renumber the set by distance from the centre, then read it
