@@ -2324,6 +2324,16 @@ mod tests {
         assert_eq!(Rules::ALL.switch("no such rule", false), None);
     }
 
+    /// A random root set on `geo` (the empty board every third round) and a
+    /// random position that holds it, both sparse.
+    fn rooted_position(geo: &mut Geometry, rng: &mut crate::rng::Rng, round: usize) -> (u64, u64) {
+        let full = geo.full;
+        let mut sparse = || rng.next_u64() & rng.next_u64() & rng.next_u64() & full;
+        let root = if round % 3 == 0 { 0 } else { sparse() };
+        geo.set_root(root);
+        (root, root | sparse() | sparse())
+    }
+
     #[test]
     fn keys_look_only_at_images_that_hold_the_root_and_agree_on_them() {
         // On 3x3 and 4x4, from random roots: a position's key is one of its
@@ -2338,15 +2348,9 @@ mod tests {
                 ..Rules::ALL
             };
             let mut geo = Geometry::new(board, rules);
-            let full = geo.full;
             let symmetries = board.symmetries();
             for round in 0..300 {
-                let sparse = |rng: &mut crate::rng::Rng| {
-                    rng.next_u64() & rng.next_u64() & rng.next_u64() & full
-                };
-                let root = if round % 3 == 0 { 0 } else { sparse(&mut rng) };
-                geo.set_root(root);
-                let position = root | sparse(&mut rng) | sparse(&mut rng);
+                let (root, position) = rooted_position(&mut geo, &mut rng, round);
                 let (key, symmetry) = geo.key(position);
                 assert_eq!(key, symmetries.image(symmetry, position));
                 for s in 0..symmetries.count() {
@@ -2378,16 +2382,10 @@ mod tests {
                     ..Rules::ALL
                 };
                 let mut geo = Geometry::new(board, rules);
-                let full = geo.full;
                 for round in 0..200 {
-                    let sparse = |rng: &mut crate::rng::Rng| {
-                        rng.next_u64() & rng.next_u64() & rng.next_u64() & full
-                    };
-                    let root = if round % 3 == 0 { 0 } else { sparse(&mut rng) };
-                    geo.set_root(root);
-                    let position = root | sparse(&mut rng) | sparse(&mut rng);
+                    let (root, position) = rooted_position(&mut geo, &mut rng, round);
                     let images = geo.images(position);
-                    let mut undrawn = full & !position;
+                    let mut undrawn = geo.full & !position;
                     while undrawn != 0 {
                         let e = undrawn.trailing_zeros();
                         undrawn &= undrawn - 1;
