@@ -711,11 +711,7 @@ impl Geometry {
     /// chosen among fewer images is as sound; an entry stored under one
     /// root is found under another where both choose the same image.
     fn set_root(&mut self, root: u64) {
-        let root = if self.rules.border_edges {
-            self.normalise_borders(root)
-        } else {
-            root
-        };
+        let root = self.normalised(root);
         for (need, inverse) in self.image_needs.iter_mut().zip(&self.inverse_maps) {
             let mut edges = root;
             *need = 0;
@@ -730,11 +726,23 @@ impl Geometry {
     /// the root, see [`Geometry::set_root`]) and a symmetry that takes the
     /// position there.
     fn key(&self, mask: u64) -> (u64, usize) {
-        let mask = if self.rules.border_edges {
+        let mask = self.normalised(mask);
+        self.least_image(mask, |s| self.symmetries.image(s, mask))
+    }
+
+    /// `mask` with its border edges normalised where the rules say so.
+    fn normalised(&self, mask: u64) -> u64 {
+        if self.rules.border_edges {
             self.normalise_borders(mask)
         } else {
             mask
-        };
+        }
+    }
+
+    /// The least of the images of the normalised `mask` (`image(s)` under
+    /// symmetry `s`) that hold the root, and its symmetry: the key.
+    #[inline]
+    fn least_image(&self, mask: u64, image: impl Fn(usize) -> u64) -> (u64, usize) {
         let mut best = (mask, 0);
         if self.rules.symmetry {
             for s in 1..self.symmetries.count() {
@@ -742,7 +750,7 @@ impl Geometry {
                 if mask & need != need {
                     continue;
                 }
-                let image = self.symmetries.image(s, mask);
+                let image = image(s);
                 if image < best.0 {
                     best = (image, s);
                 }
@@ -754,11 +762,7 @@ impl Geometry {
     /// The position's normalised mask and its every image, for
     /// [`Geometry::quiet_child_key`].
     fn images(&self, mask: u64) -> Images {
-        let normalised = if self.rules.border_edges {
-            self.normalise_borders(mask)
-        } else {
-            mask
-        };
+        let normalised = self.normalised(mask);
         let mut images = [normalised; MAX_SYMMETRIES];
         if self.rules.symmetry {
             for (s, image) in images.iter_mut().enumerate() {
@@ -782,20 +786,7 @@ impl Geometry {
             e = group[drawn.count()] as usize;
         }
         let child = parent.normalised | 1 << e;
-        let mut best = (child, 0);
-        if self.rules.symmetry {
-            for s in 1..self.symmetries.count() {
-                let need = self.image_needs[s];
-                if child & need != need {
-                    continue;
-                }
-                let image = parent.images[s] | 1 << self.edge_maps[s][e];
-                if image < best.0 {
-                    best = (image, s);
-                }
-            }
-        }
-        best
+        self.least_image(child, |s| parent.images[s] | 1 << self.edge_maps[s][e])
     }
 
     /// A quiet step's child before any captures there, keyed from its
