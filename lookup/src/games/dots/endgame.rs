@@ -759,14 +759,21 @@ impl Geometry {
         best
     }
 
-    /// The position's normalised mask and its every image, for
-    /// [`Geometry::quiet_child_key`].
+    /// The position's normalised mask and its images, for
+    /// [`Geometry::quiet_child_key`]: those a child one edge away can hold
+    /// the root in. An image whose root needs two or more edges the
+    /// position lacks is never a child's key (from a random 5×5 root, most
+    /// are so), so it is left as the mask itself, never looked at.
     fn images(&self, mask: u64) -> Images {
         let normalised = self.normalised(mask);
         let mut images = [normalised; MAX_SYMMETRIES];
         if self.rules.symmetry {
             for (s, image) in images.iter_mut().enumerate() {
-                if s > 0 && s < self.symmetries.count() {
+                let lacking = self
+                    .image_needs
+                    .get(s)
+                    .map(|need| (need & !normalised).count_ones());
+                if s > 0 && lacking.is_some_and(|n| n <= 1) {
                     *image = self.symmetries.image(s, normalised);
                 }
             }
