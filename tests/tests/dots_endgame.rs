@@ -211,7 +211,7 @@ fn threads_agree_with_a_dense_retrograde_on_4x4_positions() {
 /// `DOTS_RETROGRADE_UNDRAWN`), 256 MiB and about a minute each. `cargo test
 /// --release -p solvedb-tests --test dots_endgame -- --ignored deeper`.
 #[test]
-#[ignore = "minutes and 512 MiB: run on request with --ignored"]
+#[ignore = "about a minute and 550 MiB: run on request with --ignored"]
 fn deeper_positions_on_request() {
     let undrawn = match std::env::var("DOTS_RETROGRADE_UNDRAWN") {
         Ok(v) => v
