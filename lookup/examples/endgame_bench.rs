@@ -37,6 +37,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     "chain_bound" => &mut rules.chain_bound,
                     "short_chains" => &mut rules.short_chains,
                     "isolated_components" => &mut rules.isolated_components,
+                    "chain_ends" => &mut rules.chain_ends,
                     "two_bounds" => &mut rules.two_bounds,
                     _ => return Err(format!("no rule {rule}").into()),
                 };

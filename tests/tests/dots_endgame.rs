@@ -156,6 +156,7 @@ fn rule_sets() -> Vec<(&'static str, Rules, Option<usize>)> {
             without(|r| r.isolated_components = false),
             Some(1),
         ),
+        ("no chain ends", without(|r| r.chain_ends = false), Some(1)),
         ("no symmetry", without(|r| r.symmetry = false), Some(1)),
         (
             "transposition cutoffs on every child",

@@ -69,8 +69,9 @@ pub struct Args {
     /// dots:endgame: switch these rules of the solver now off, to measure
     /// what each gives (names as in the solver's `Rules::NAMES`:
     /// free-captures, loony-moves, chain-captures, chain-bound,
-    /// component-values, short-chains, isolated-components, symmetry,
-    /// border-edges, transposition-cutoffs, two-bounds, history).
+    /// component-values, short-chains, isolated-components, chain-ends,
+    /// symmetry, border-edges, transposition-cutoffs,
+    /// two-bounds, quiet-cutoffs, transposition-skips, huge-pages, prefetch).
     #[arg(long, value_delimiter = ',')]
     without: Vec<String>,
     /// Rooms: rooms playing at once (two WebSockets each).

@@ -211,6 +211,19 @@ pub struct Rules {
     /// Open each isolated chain or loop at one edge, and only one of
     /// several alike.
     pub isolated_components: bool,
+    /// Open a chain that is not isolated (boxes of two sides in a row,
+    /// from the border or a box of at most one side to another) at one
+    /// end only. Its two ends are one move: after either, taking the whole
+    /// chain leaves the same position, and taking all but two and handing
+    /// them over leaves the two at one end or the other, which the next
+    /// player takes at once. An inner edge of a chain of three or more is
+    /// no better than an end: there the opponent can first take the boxes
+    /// between it and that end and reach what taking them after the end's
+    /// opening reaches, where the chain rule takes them anyway, and has
+    /// more choice besides. A chain of two keeps its middle edge (the
+    /// hard-hearted handout). So one edge of each such chain is searched,
+    /// two of a chain of two, instead of every edge.
+    pub chain_ends: bool,
     /// Key the transposition table by the least image of a position among
     /// those that can be positions of the search.
     pub symmetry: bool,
@@ -287,6 +300,7 @@ impl Rules {
         component_values: true,
         short_chains: true,
         isolated_components: true,
+        chain_ends: true,
         symmetry: true,
         border_edges: true,
         transposition_cutoffs: true,
@@ -306,6 +320,7 @@ impl Rules {
         component_values: false,
         short_chains: false,
         isolated_components: false,
+        chain_ends: false,
         symmetry: false,
         border_edges: false,
         transposition_cutoffs: false,
@@ -316,13 +331,14 @@ impl Rules {
         prefetch: false,
     };
     /// The rules of the solver before issue 21 (no chain captures, short
-    /// chains, isolated components, quiet cutoffs, transposition skips,
+    /// chains, isolated components, chain ends, quiet cutoffs, transposition skips,
     /// huge pages or prefetches), the bench's baseline.
     pub const BEFORE: Rules = Rules {
         chain_captures: false,
         chain_bound: false,
         short_chains: false,
         isolated_components: false,
+        chain_ends: false,
         quiet_cutoffs: false,
         transposition_skips: false,
         huge_pages: false,
@@ -333,7 +349,7 @@ impl Rules {
 
 impl Rules {
     /// The rules' names, as [`Rules::switch`] takes them.
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 16] = [
         "free-captures",
         "loony-moves",
         "chain-captures",
@@ -341,6 +357,7 @@ impl Rules {
         "component-values",
         "short-chains",
         "isolated-components",
+        "chain-ends",
         "symmetry",
         "border-edges",
         "transposition-cutoffs",
@@ -363,6 +380,7 @@ impl Rules {
             "component-values" => &mut rules.component_values,
             "short-chains" => &mut rules.short_chains,
             "isolated-components" => &mut rules.isolated_components,
+            "chain-ends" => &mut rules.chain_ends,
             "symmetry" => &mut rules.symmetry,
             "border-edges" => &mut rules.border_edges,
             "transposition-cutoffs" => &mut rules.transposition_cutoffs,
@@ -939,9 +957,16 @@ impl Geometry {
         Some((count, all_boxes))
     }
 
-    /// [`Rules::isolated_components`]: the isolated chains and loops of a
-    /// position without capturable boxes, one of each kind and length.
-    fn isolated_components(&self, mask: u64, sides: &Sides) -> ([Component; MAX_BOXES], usize) {
+    /// The components of a position without capturable boxes made of
+    /// boxes with two sides, joined by their undrawn edges: the isolated
+    /// chains and loops, one of each kind and length
+    /// ([`Rules::isolated_components`]), and the undrawn edges of the
+    /// other chains that need no search ([`Rules::chain_ends`]).
+    fn two_sided_components(
+        &self,
+        mask: u64,
+        sides: &Sides,
+    ) -> ([Component; MAX_BOXES], usize, u64) {
         let free = self.full & !mask;
         let mut out = [Component {
             is_loop: false,
@@ -950,6 +975,7 @@ impl Geometry {
             opening: 0,
         }; MAX_BOXES];
         let mut count = 0;
+        let mut unsearched = 0u64;
         let mut seen = 0u64;
         for start in 0..self.boxes() as u8 {
             if sides[start as usize] != 2 || seen & 1 << start != 0 {
@@ -958,7 +984,8 @@ impl Geometry {
             let (mut stack, mut depth) = ([0u8; MAX_BOXES], 1);
             stack[0] = start;
             seen |= 1 << start;
-            let (mut boxes, mut edges, mut ground, mut isolated) = (0u8, 0u64, 0u64, true);
+            let (mut boxes, mut edges, mut links, mut ground, mut isolated) =
+                (0u8, 0u64, 0u64, 0u64, true);
             while depth > 0 {
                 depth -= 1;
                 let b = stack[depth];
@@ -973,14 +1000,33 @@ impl Geometry {
                         ground |= 1 << e;
                     } else if sides[other as usize] != 2 {
                         isolated = false;
-                    } else if seen & 1 << other == 0 {
-                        seen |= 1 << other;
-                        stack[depth] = other;
-                        depth += 1;
+                    } else {
+                        links |= 1 << e;
+                        if seen & 1 << other == 0 {
+                            seen |= 1 << other;
+                            stack[depth] = other;
+                            depth += 1;
+                        }
                     }
                 }
             }
             if !isolated {
+                // A chain from a box of at most one side or the border to
+                // another (a component that is not isolated has an end, so
+                // it is a path). Its two ends are one move and its inner
+                // edges no better (`Rules::chain_ends`); a chain of two
+                // keeps its middle edge, the hard-hearted handout.
+                if self.rules.chain_ends {
+                    let ends = edges & !links;
+                    let mut keep = 1u64 << ends.trailing_zeros();
+                    if boxes == 2 {
+                        keep |= links;
+                    }
+                    unsearched |= edges & !keep;
+                }
+                continue;
+            }
+            if !self.rules.isolated_components {
                 continue;
             }
             let is_loop = ground == 0;
@@ -1011,7 +1057,7 @@ impl Geometry {
             count += 1;
         }
         out[..count].sort_unstable_by_key(|c| (c.boxes, c.is_loop));
-        (out, count)
+        (out, count, unsearched)
     }
 
     /// The moves worth searching, best first, in a buffer with their count.
@@ -1029,19 +1075,22 @@ impl Geometry {
         }
         let mut count = 0;
         let any_capturable = any_capturable(sides);
-        let (components, component_count) = if self.rules.isolated_components && !any_capturable {
-            self.isolated_components(mask, sides)
-        } else {
-            (
-                [Component {
-                    is_loop: false,
-                    boxes: 0,
-                    edges: 0,
-                    opening: 0,
-                }; MAX_BOXES],
-                0,
-            )
-        };
+        let (components, component_count, unsearched) =
+            if (self.rules.isolated_components || self.rules.chain_ends) && !any_capturable {
+                self.two_sided_components(mask, sides)
+            } else {
+                (
+                    [Component {
+                        is_loop: false,
+                        boxes: 0,
+                        edges: 0,
+                        opening: 0,
+                    }; MAX_BOXES],
+                    0,
+                    0,
+                )
+            };
+        candidates &= !unsearched;
         for c in &components[..component_count] {
             candidates &= !c.edges;
         }
@@ -2193,6 +2242,14 @@ mod tests {
                 "isolated components",
                 only(|r| r.isolated_components = true),
             ),
+            ("chain ends", only(|r| r.chain_ends = true)),
+            (
+                "chain ends with isolated components",
+                only(|r| {
+                    r.chain_ends = true;
+                    r.isolated_components = true;
+                }),
+            ),
             ("two bounds", only(|r| r.two_bounds = true)),
             ("symmetry", only(|r| r.symmetry = true)),
             ("border edges", only(|r| r.border_edges = true)),
@@ -2291,6 +2348,108 @@ mod tests {
                 assert_eq!(got, i32::from(truth[mask as usize]), "{name}: {mask:#x}");
             }
         });
+    }
+
+    /// The value of drawing `e` in `mask` for the player who draws it,
+    /// by the plain recursion's values.
+    fn plain_move_value(board: Dots, values: &[i8], mask: u64, e: u32) -> i32 {
+        let (child, gain) = board.draw(mask, e);
+        let child = i32::from(values[child as usize]);
+        let gain = gain as i32;
+        if gain > 0 { gain + child } else { -child }
+    }
+
+    /// [`Rules::chain_ends`] on every 3x3 position without a capturable
+    /// box, against the plain recursion: the test finds each chain of
+    /// two-sided boxes itself, checks that its two ends are worth the same
+    /// and its inner edges (in a chain of three or more) no more, and that
+    /// the rule drops exactly the rest of each chain that is not isolated.
+    #[test]
+    fn a_chains_two_ends_are_worth_the_same_and_its_inner_edges_no_more() {
+        let board = Dots::new(3, 3).unwrap();
+        let values = plain_values(board);
+        let geo = Geometry::new(
+            board,
+            Rules {
+                chain_ends: true,
+                ..Rules::NONE
+            },
+        );
+        let bits = |mut set: u64| {
+            std::iter::from_fn(move || {
+                (set != 0).then(|| {
+                    let e = set.trailing_zeros();
+                    set &= set - 1;
+                    e
+                })
+            })
+        };
+        // Chains seen, by length (1, 2, 3 or more), that the rule cut down.
+        let seen = (0..board.full())
+            .into_par_iter()
+            .map(|mask| {
+                let mut seen = [0u64; 3];
+                let sides = geo.sides_of(mask);
+                if any_capturable(&sides) {
+                    return seen;
+                }
+                let (_, _, unsearched) = geo.two_sided_components(mask, &sides);
+                let free = geo.full & !mask;
+                let value = |e| plain_move_value(board, &values, mask, e);
+                let (mut expected, mut visited) = (0u64, 0u64);
+                for start in 0..geo.boxes() {
+                    if sides[start] != 2 || visited & 1 << start != 0 {
+                        continue;
+                    }
+                    let (mut chain, mut frontier) = (1u64 << start, 1u64 << start);
+                    while frontier != 0 {
+                        let b = frontier.trailing_zeros() as u8;
+                        frontier &= frontier - 1;
+                        for e in bits(free & geo.box_masks[b as usize]) {
+                            let other = geo.across(e, b);
+                            if other != NO_BOX
+                                && sides[other as usize] == 2
+                                && chain & 1 << other == 0
+                            {
+                                chain |= 1 << other;
+                                frontier |= 1 << other;
+                            }
+                        }
+                    }
+                    visited |= chain;
+                    let edges =
+                        bits(chain).fold(0, |acc, b| acc | free & geo.box_masks[b as usize]);
+                    let inner = bits(edges)
+                        .filter(|&e| {
+                            geo.edge_boxes[e as usize]
+                                .iter()
+                                .all(|&b| b != NO_BOX && chain & 1 << b != 0)
+                        })
+                        .fold(0u64, |acc, e| acc | 1 << e);
+                    let ends = edges & !inner;
+                    let isolated = bits(ends).all(|e| geo.edge_boxes[e as usize].contains(&NO_BOX));
+                    if isolated {
+                        continue;
+                    }
+                    let name = board.notation(Edges(mask));
+                    let [a, b] = [ends.trailing_zeros(), 63 - ends.leading_zeros()];
+                    assert_eq!(ends.count_ones(), 2, "{name}: a chain has two ends");
+                    assert_eq!(value(a), value(b), "{name}: ends {a} and {b}");
+                    let boxes = chain.count_ones();
+                    if boxes >= 3 {
+                        for e in bits(inner) {
+                            assert!(value(e) <= value(a), "{name}: inner edge {e}");
+                        }
+                    }
+                    let kept = if boxes == 2 { 1 << a | inner } else { 1 << a };
+                    expected |= edges & !kept;
+                    seen[boxes.min(3) as usize - 1] += 1;
+                }
+                assert_eq!(unsearched, expected, "{}", board.notation(Edges(mask)));
+                seen
+            })
+            .reduce(|| [0; 3], |x, y| [x[0] + y[0], x[1] + y[1], x[2] + y[2]]);
+        assert!(seen.iter().all(|&n| n > 10_000), "{seen:?}");
     }
 
     #[test]
