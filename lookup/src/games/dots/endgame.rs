@@ -511,14 +511,24 @@ struct Keyed {
     symmetry: usize,
 }
 
-/// An isolated chain or loop (see [`Rules::isolated_components`]).
-#[derive(Copy, Clone, Debug)]
+/// Boxes of two sides joined by undrawn edges, as the search opens them:
+/// an isolated chain or loop ([`Rules::isolated_components`]) or a chain
+/// from the border or a box of at most one side to another
+/// ([`Rules::chain_ends`]).
+#[derive(Copy, Clone, Debug, Default)]
 struct Component {
     is_loop: bool,
+    isolated: bool,
     boxes: u8,
+    /// Edges not searched apart from it: all of an isolated one's (and its
+    /// twins'), the searched ones of a chain that is not isolated.
     edges: u64,
-    /// The one edge it is opened at.
+    /// The edge it is opened at: the one end searched of a chain that is
+    /// not isolated.
     opening: u32,
+    /// A chain of two that is not isolated: its middle edge (the
+    /// hard-hearted handout), searched before its end.
+    handout: Option<u32>,
 }
 
 /// Why a search stopped without a value.
@@ -968,12 +978,7 @@ impl Geometry {
         sides: &Sides,
     ) -> ([Component; MAX_BOXES], usize, u64) {
         let free = self.full & !mask;
-        let mut out = [Component {
-            is_loop: false,
-            boxes: 0,
-            edges: 0,
-            opening: 0,
-        }; MAX_BOXES];
+        let mut out = [Component::default(); MAX_BOXES];
         let mut count = 0;
         let mut unsearched = 0u64;
         let mut seen = 0u64;
@@ -1017,12 +1022,19 @@ impl Geometry {
                 // edges no better (`Rules::chain_ends`); a chain of two
                 // keeps its middle edge, the hard-hearted handout.
                 if self.rules.chain_ends {
-                    let ends = edges & !links;
-                    let mut keep = 1u64 << ends.trailing_zeros();
-                    if boxes == 2 {
-                        keep |= links;
-                    }
+                    let opening = (edges & !links).trailing_zeros();
+                    let handout = (boxes == 2).then(|| links.trailing_zeros());
+                    let keep = 1 << opening | handout.map_or(0, |e| 1 << e);
                     unsearched |= edges & !keep;
+                    out[count] = Component {
+                        is_loop: false,
+                        isolated: false,
+                        boxes,
+                        edges: keep,
+                        opening,
+                        handout,
+                    };
+                    count += 1;
                 }
                 continue;
             }
@@ -1040,13 +1052,15 @@ impl Geometry {
             };
             let component = Component {
                 is_loop,
+                isolated: true,
                 boxes,
                 edges,
                 opening,
+                handout: None,
             };
             if let Some(twin) = out[..count]
                 .iter_mut()
-                .find(|c| c.is_loop == is_loop && c.boxes == boxes)
+                .find(|c| c.isolated && c.is_loop == is_loop && c.boxes == boxes)
             {
                 // Alike: only the first is opened; the twin's edges are
                 // dropped as well.
@@ -1079,16 +1093,7 @@ impl Geometry {
             if (self.rules.isolated_components || self.rules.chain_ends) && !any_capturable {
                 self.two_sided_components(mask, sides)
             } else {
-                (
-                    [Component {
-                        is_loop: false,
-                        boxes: 0,
-                        edges: 0,
-                        opening: 0,
-                    }; MAX_BOXES],
-                    0,
-                    0,
-                )
+                ([Component::default(); MAX_BOXES], 0, 0)
             };
         candidates &= !unsearched;
         for c in &components[..component_count] {
@@ -1148,10 +1153,19 @@ impl Geometry {
             return count;
         }
         push(by_exposure[0], steps, &mut count);
+        // Then the sacrifices, a component at a time from the fewest boxes
+        // handed over: one box, two (the hard-hearted handout first), ...
+        // By exposure alone (the edges giving one box a third side, then
+        // those giving two) the search visited 9% more positions on 4x4
+        // and 19% more on 5x5 with [`Rules::chain_ends`]; a chain of two's
+        // end before its middle, 3.5% and 5.5% more.
         for c in &components[..component_count] {
-            steps[count] = self.edge_step(sides, c.opening);
-            count += 1;
+            for e in c.handout.into_iter().chain([c.opening]) {
+                steps[count] = self.edge_step(sides, e);
+                count += 1;
+            }
         }
+        // Sacrifices in no component: none with [`Rules::chain_ends`].
         push(by_exposure[1], steps, &mut count);
         push(by_exposure[2], steps, &mut count);
         count
