@@ -521,8 +521,8 @@ struct Component {
     is_loop: bool,
     isolated: bool,
     boxes: u8,
-    /// Edges not searched apart from it: all of an isolated one's (and its
-    /// twins'), the searched ones of a chain that is not isolated.
+    /// Its undrawn edges (an isolated one's twins' too): out of the move
+    /// list, where it stands for them with its opening (and handout).
     edges: u64,
     /// The edge it is opened at: the one end searched of a chain that is
     /// not isolated.
@@ -969,19 +969,14 @@ impl Geometry {
     }
 
     /// The components of a position without capturable boxes made of
-    /// boxes with two sides, joined by their undrawn edges: the isolated
-    /// chains and loops, one of each kind and length
-    /// ([`Rules::isolated_components`]), and the undrawn edges of the
-    /// other chains that need no search ([`Rules::chain_ends`]).
-    fn two_sided_components(
-        &self,
-        mask: u64,
-        sides: &Sides,
-    ) -> ([Component; MAX_BOXES], usize, u64) {
+    /// boxes with two sides, joined by their undrawn edges, fewest boxes
+    /// first: the isolated chains and loops, one of each kind and length
+    /// ([`Rules::isolated_components`]), and the other chains
+    /// ([`Rules::chain_ends`]).
+    fn two_sided_components(&self, mask: u64, sides: &Sides) -> ([Component; MAX_BOXES], usize) {
         let free = self.full & !mask;
         let mut out = [Component::default(); MAX_BOXES];
         let mut count = 0;
-        let mut unsearched = 0u64;
         let mut seen = 0u64;
         for start in 0..self.boxes() as u8 {
             if sides[start as usize] != 2 || seen & 1 << start != 0 {
@@ -1025,13 +1020,11 @@ impl Geometry {
                 if self.rules.chain_ends {
                     let opening = (edges & !links).trailing_zeros();
                     let handout = (boxes == 2).then(|| links.trailing_zeros());
-                    let keep = 1 << opening | handout.map_or(0, |e| 1 << e);
-                    unsearched |= edges & !keep;
                     out[count] = Component {
                         is_loop: false,
                         isolated: false,
                         boxes,
-                        edges: keep,
+                        edges,
                         opening,
                         handout,
                     };
@@ -1072,7 +1065,7 @@ impl Geometry {
             count += 1;
         }
         out[..count].sort_unstable_by_key(|c| (c.boxes, c.is_loop));
-        (out, count, unsearched)
+        (out, count)
     }
 
     /// The moves worth searching, best first, in a buffer with their count.
@@ -1090,13 +1083,12 @@ impl Geometry {
         }
         let mut count = 0;
         let any_capturable = any_capturable(sides);
-        let (components, component_count, unsearched) =
+        let (components, component_count) =
             if (self.rules.isolated_components || self.rules.chain_ends) && !any_capturable {
                 self.two_sided_components(mask, sides)
             } else {
-                ([Component::default(); MAX_BOXES], 0, 0)
+                ([Component::default(); MAX_BOXES], 0)
             };
-        candidates &= !unsearched;
         for c in &components[..component_count] {
             candidates &= !c.edges;
         }
@@ -1166,7 +1158,8 @@ impl Geometry {
                 count += 1;
             }
         }
-        // Sacrifices in no component: none with [`Rules::chain_ends`].
+        // The sacrifices no component above stands for: every one without
+        // [`Rules::chain_ends`] and [`Rules::isolated_components`].
         push(by_exposure[1], steps, &mut count);
         push(by_exposure[2], steps, &mut count);
         count
@@ -2412,7 +2405,12 @@ mod tests {
                 if any_capturable(&sides) {
                     return seen;
                 }
-                let (_, _, unsearched) = geo.two_sided_components(mask, &sides);
+                let (components, count) = geo.two_sided_components(mask, &sides);
+                // What the rule leaves out: the edges of each chain but
+                // those it searches.
+                let unsearched = components[..count].iter().fold(0, |acc, c| {
+                    acc | c.edges & !(1 << c.opening) & !c.handout.map_or(0, |e| 1 << e)
+                });
                 let free = geo.full & !mask;
                 let value = |e| plain_move_value(board, values, mask, e);
                 let (mut expected, mut visited) = (0u64, 0u64);
