@@ -9,7 +9,8 @@
 //! ```
 //!
 //! `BITS`: a table of `2^BITS` entries instead of the default size;
-//! `-RULE` (e.g. `-transposition_cutoffs`): that rule switched off;
+//! `-RULE` (a name of `Rules::NAMES`, e.g. `-transposition-cutoffs`, or
+//! with underscores): that rule switched off;
 //! `before`: the rules before issue 21; `threads=N`: N threads (default:
 //! every core).
 
@@ -26,22 +27,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for arg in std::env::args().skip(1) {
         match arg.strip_prefix('-') {
             Some(rule) => {
-                let flag = match rule {
-                    "free_captures" => &mut rules.free_captures,
-                    "loony_moves" => &mut rules.loony_moves,
-                    "component_values" => &mut rules.component_values,
-                    "symmetry" => &mut rules.symmetry,
-                    "border_edges" => &mut rules.border_edges,
-                    "transposition_cutoffs" => &mut rules.transposition_cutoffs,
-                    "chain_captures" => &mut rules.chain_captures,
-                    "chain_bound" => &mut rules.chain_bound,
-                    "short_chains" => &mut rules.short_chains,
-                    "isolated_components" => &mut rules.isolated_components,
-                    "chain_ends" => &mut rules.chain_ends,
-                    "two_bounds" => &mut rules.two_bounds,
-                    _ => return Err(format!("no rule {rule}").into()),
-                };
-                *flag = false;
+                // Rules as `Rules::NAMES` spells them, or with underscores.
+                rules = rules
+                    .switch(&rule.replace('_', "-"), false)
+                    .ok_or_else(|| {
+                        format!("no rule {rule} (the rules: {})", Rules::NAMES.join(", "))
+                    })?;
             }
             None => match arg.strip_prefix("threads=") {
                 Some(n) => threads = Some(n.parse()?),
