@@ -68,6 +68,15 @@
 //!   kind and length are interchangeable (the strings-and-coins graph has an
 //!   automorphism swapping them, and the value of a position depends only
 //!   on that graph: Berlekamp ch. 1), so only one of them is opened.
+//! - **Sacrifice caps** ([`Rules::sacrifice_caps`]): opening a chain of
+//!   `k >= 2` boxes at an end hands the opponent a capturable chain worth
+//!   at least `k - 2` to them (the chain bound), and opening a loop of `k`
+//!   one worth at least `k - 4` (take it all, `k + v`, or all but four and
+//!   hand those over, `k - 8 - v`, `v` the rest's value for the next to
+//!   move there). So such an opening is worth at most `2 - k` (`4 - k`)
+//!   to its mover, and where the window's bottom is already that high it
+//!   is not searched: the bound stands for its value in the fail-soft
+//!   result, as with the transposition skips below.
 //! - **Symmetry** ([`Rules::symmetry`]): positions are stored under their
 //!   least image (4 or 8 symmetries) at every depth, among the images that
 //!   can be positions of the search (those that hold the root: from the
@@ -224,6 +233,13 @@ pub struct Rules {
     /// hard-hearted handout). So one edge of each such chain is searched,
     /// two of a chain of two, instead of every edge.
     pub chain_ends: bool,
+    /// Do not search the opening of a chain of two or more boxes at an end
+    /// or of a loop where the window's bottom is already at least what it
+    /// can be worth: `2 - k` for a chain of `k` (the chain bound: the
+    /// opponent gets `k - 2` or more), `4 - k` for a loop. The bound
+    /// stands for the move's value in the fail-soft result. The child's
+    /// chain bound would refute it at once; this saves the node.
+    pub sacrifice_caps: bool,
     /// Key the transposition table by the least image of a position among
     /// those that can be positions of the search.
     pub symmetry: bool,
@@ -301,6 +317,7 @@ impl Rules {
         short_chains: true,
         isolated_components: true,
         chain_ends: true,
+        sacrifice_caps: true,
         symmetry: true,
         border_edges: true,
         transposition_cutoffs: true,
@@ -321,6 +338,7 @@ impl Rules {
         short_chains: false,
         isolated_components: false,
         chain_ends: false,
+        sacrifice_caps: false,
         symmetry: false,
         border_edges: false,
         transposition_cutoffs: false,
@@ -340,6 +358,7 @@ impl Rules {
         short_chains: false,
         isolated_components: false,
         chain_ends: false,
+        sacrifice_caps: false,
         quiet_cutoffs: false,
         transposition_skips: false,
         huge_pages: false,
@@ -350,7 +369,7 @@ impl Rules {
 
 impl Rules {
     /// The rules' names, as [`Rules::switch`] takes them.
-    pub const NAMES: [&'static str; 16] = [
+    pub const NAMES: [&'static str; 17] = [
         "free-captures",
         "loony-moves",
         "chain-captures",
@@ -359,6 +378,7 @@ impl Rules {
         "short-chains",
         "isolated-components",
         "chain-ends",
+        "sacrifice-caps",
         "symmetry",
         "border-edges",
         "transposition-cutoffs",
@@ -382,6 +402,7 @@ impl Rules {
             "short-chains" => &mut rules.short_chains,
             "isolated-components" => &mut rules.isolated_components,
             "chain-ends" => &mut rules.chain_ends,
+            "sacrifice-caps" => &mut rules.sacrifice_caps,
             "symmetry" => &mut rules.symmetry,
             "border-edges" => &mut rules.border_edges,
             "transposition-cutoffs" => &mut rules.transposition_cutoffs,
@@ -484,7 +505,7 @@ struct Images {
 }
 
 /// One branch of the search: edges drawn in one turn or part of one.
-#[derive(Copy, Clone, Debug, Default)]
+#[derive(Copy, Clone, Debug)]
 struct Step {
     edges: u64,
     /// Boxes the step completes.
@@ -493,6 +514,24 @@ struct Step {
     keeps_turn: bool,
     /// The edge that names the step in the table's best-move field.
     hint: u8,
+    /// An upper bound on the step's value for the player making it, known
+    /// before its search ([`Rules::sacrifice_caps`]), or [`NO_CAP`].
+    cap: i8,
+}
+
+/// [`Step::cap`] of a step without one.
+const NO_CAP: i8 = i8::MAX;
+
+impl Default for Step {
+    fn default() -> Step {
+        Step {
+            edges: 0,
+            gain: 0,
+            keeps_turn: false,
+            hint: 0,
+            cap: NO_CAP,
+        }
+    }
 }
 
 /// Room for the moves of one position, best first: a search node's own,
@@ -530,6 +569,27 @@ struct Component {
     /// A chain of two that is not isolated: its middle edge (the
     /// hard-hearted handout), searched before its end.
     handout: Option<u32>,
+}
+
+impl Component {
+    /// An upper bound on the value of opening this component at
+    /// [`Component::opening`] for the player who opens it
+    /// ([`Rules::sacrifice_caps`]), or [`NO_CAP`]. A chain of `k >= 2`
+    /// opened at an end hands the opponent a capturable chain of `k`
+    /// boxes, worth at least `k - 2` to them (the chain bound: take all,
+    /// `k + v`, or all but two, `k - 4 - v`, `v` the rest's value for the
+    /// one who moves next, and the larger is `k - 2 + |v + 2|`); a loop of
+    /// `k` opened anywhere, at least `k - 4` (all, `k + v`, or all but
+    /// four, `k - 8 - v`). The opening of an isolated chain of two is its
+    /// middle edge, which hands over two single boxes: no cap.
+    fn sacrifice_cap(&self) -> i8 {
+        let k = self.boxes as i8;
+        match (self.is_loop, self.isolated, k) {
+            (true, _, _) => 4 - k,
+            (false, true, 3..) | (false, false, 2..) => 2 - k,
+            _ => NO_CAP,
+        }
+    }
 }
 
 /// Why a search stopped without a value.
@@ -871,6 +931,7 @@ impl Geometry {
             gain,
             keeps_turn: gain > 0,
             hint: e as u8,
+            cap: NO_CAP,
         }
     }
 
@@ -955,12 +1016,14 @@ impl Geometry {
                 gain: boxes,
                 keeps_turn: true,
                 hint: first as u8,
+                cap: NO_CAP,
             };
             steps[count + 1] = Step {
                 edges: edges & !(1 << before_last),
                 gain: boxes - 2,
                 keeps_turn: false,
                 hint: last as u8,
+                cap: NO_CAP,
             };
             count += 2;
             all_boxes += boxes;
@@ -1156,6 +1219,9 @@ impl Geometry {
             for e in c.handout.into_iter().chain([c.opening]) {
                 steps[count] = self.edge_step(sides, e);
                 count += 1;
+            }
+            if self.rules.sacrifice_caps {
+                steps[count - 1].cap = c.sacrifice_cap();
             }
         }
         // The sacrifices no component above stands for: every one without
@@ -1982,11 +2048,14 @@ impl<'a> Worker<'a> {
             let mut deferred_count = 0;
             for &i in &order[..len] {
                 let step = steps[usize::from(i)];
-                if let Some(&upper) = uppers.get(usize::from(i)).filter(|&&u| u <= low) {
-                    // The table proves this move cannot raise the window's
-                    // bottom ([`Rules::transposition_skips`]).
-                    if upper > best {
-                        best = upper;
+                let proved = uppers.get(usize::from(i)).copied().unwrap_or(i32::MAX);
+                let cap = i32::from(step.cap).min(proved);
+                if cap <= low {
+                    // The table ([`Rules::transposition_skips`]) or the
+                    // chain bound ([`Rules::sacrifice_caps`]) proves this
+                    // move cannot raise the window's bottom.
+                    if cap > best {
+                        best = cap;
                         best_move = geo.edge_maps[symmetry][step.hint as usize];
                     }
                     continue;
@@ -2262,6 +2331,21 @@ mod tests {
                     r.isolated_components = true;
                 }),
             ),
+            (
+                "sacrifice caps with chain ends",
+                only(|r| {
+                    r.chain_ends = true;
+                    r.sacrifice_caps = true;
+                }),
+            ),
+            (
+                // Isolated chains and loops only.
+                "sacrifice caps with isolated components",
+                only(|r| {
+                    r.isolated_components = true;
+                    r.sacrifice_caps = true;
+                }),
+            ),
             ("two bounds", only(|r| r.two_bounds = true)),
             ("symmetry", only(|r| r.symmetry = true)),
             ("border edges", only(|r| r.border_edges = true)),
@@ -2467,6 +2551,59 @@ mod tests {
             })
             .reduce(|| [0; 3], |x, y| [x[0] + y[0], x[1] + y[1], x[2] + y[2]]);
         assert!(seen.iter().all(|&n| n > 10_000), "{seen:?}");
+    }
+
+    /// [`Rules::sacrifice_caps`] on every 3x3 position without a
+    /// capturable box: each capped opening is worth at most its cap, and
+    /// each kind of cap (a chain opened at an end, a loop) is reached
+    /// somewhere, so no cap is lower than it may be.
+    #[test]
+    fn a_sacrifices_cap_bounds_its_value_and_is_reached() {
+        let board = Dots::new(3, 3).unwrap();
+        let values = plain_values_3x3();
+        let geo = Geometry::new(
+            board,
+            Rules {
+                chain_ends: true,
+                isolated_components: true,
+                sacrifice_caps: true,
+                ..Rules::NONE
+            },
+        );
+        // Openings capped and caps reached: chains, then loops.
+        let counts = (0..board.full())
+            .into_par_iter()
+            .map(|mask| {
+                let mut counts = [[0u64; 2]; 2];
+                let sides = geo.sides_of(mask);
+                if any_capturable(&sides) {
+                    return counts;
+                }
+                let (components, count) = geo.two_sided_components(mask, &sides);
+                for c in &components[..count] {
+                    let cap = c.sacrifice_cap();
+                    if cap == NO_CAP {
+                        continue;
+                    }
+                    let value = plain_move_value(board, values, mask, c.opening);
+                    let name = board.notation(Edges(mask));
+                    assert!(value <= i32::from(cap), "{name}: {c:?} worth {value}");
+                    let kind = &mut counts[usize::from(c.is_loop)];
+                    kind[0] += 1;
+                    kind[1] += u64::from(value == i32::from(cap));
+                }
+                counts
+            })
+            .reduce(
+                || [[0; 2]; 2],
+                |x, y| {
+                    [
+                        [x[0][0] + y[0][0], x[0][1] + y[0][1]],
+                        [x[1][0] + y[1][0], x[1][1] + y[1][1]],
+                    ]
+                },
+            );
+        assert!(counts.iter().flatten().all(|&n| n > 0), "{counts:?}");
     }
 
     #[test]
