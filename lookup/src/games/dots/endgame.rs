@@ -592,6 +592,9 @@ impl Component {
     }
 }
 
+/// Room for a position's components ([`Geometry::two_sided_components`]).
+type Components = [Component; MAX_BOXES];
+
 /// Why a search stopped without a value.
 #[derive(Debug)]
 enum Halt {
@@ -634,6 +637,9 @@ struct Worker<'a> {
     /// every node, most of which return before they need it: 8% of the
     /// search's time.
     frames: Box<[Steps]>,
+    /// [`Geometry::ordered_moves`]'s components, likewise not set anew
+    /// (nor copied out) at every node.
+    components: Box<Components>,
 }
 
 /// An exact solver for one dots-and-boxes board. Keeps its transposition
@@ -1042,9 +1048,8 @@ impl Geometry {
     /// first: the isolated chains and loops, one of each kind and length
     /// ([`Rules::isolated_components`]), and the other chains
     /// ([`Rules::chain_ends`]).
-    fn two_sided_components(&self, mask: u64, sides: &Sides) -> ([Component; MAX_BOXES], usize) {
+    fn two_sided_components(&self, mask: u64, sides: &Sides, out: &mut Components) -> usize {
         let free = self.full & !mask;
-        let mut out = [Component::default(); MAX_BOXES];
         let mut count = 0;
         let mut seen = 0u64;
         for start in 0..self.boxes() as u8 {
@@ -1134,11 +1139,17 @@ impl Geometry {
             count += 1;
         }
         out[..count].sort_unstable_by_key(|c| (c.boxes, c.is_loop));
-        (out, count)
+        count
     }
 
     /// The moves worth searching, best first, in a buffer with their count.
-    fn ordered_moves(&self, mask: u64, sides: &Sides, steps: &mut Steps) -> usize {
+    fn ordered_moves(
+        &self,
+        mask: u64,
+        sides: &Sides,
+        steps: &mut Steps,
+        components: &mut Components,
+    ) -> usize {
         let free = self.full & !mask;
         let mut candidates = free;
         if self.rules.border_edges {
@@ -1152,11 +1163,11 @@ impl Geometry {
         }
         let mut count = 0;
         let any_capturable = any_capturable(sides);
-        let (components, component_count) =
+        let component_count =
             if (self.rules.isolated_components || self.rules.chain_ends) && !any_capturable {
-                self.two_sided_components(mask, sides)
+                self.two_sided_components(mask, sides, components)
             } else {
-                ([Component::default(); MAX_BOXES], 0)
+                0
             };
         for c in &components[..component_count] {
             candidates &= !c.edges;
@@ -1699,6 +1710,7 @@ impl<'a> Worker<'a> {
             flushed: 0,
             loony_memo,
             frames: vec![[Step::default(); 64]; 64].into_boxed_slice(),
+            components: Box::new([Component::default(); MAX_BOXES]),
         }
     }
 
@@ -1996,7 +2008,12 @@ impl<'a> Worker<'a> {
 
         let count = match chain {
             Some((count, _)) => count,
-            None => geo.ordered_moves(mask, sides, &mut self.frames[frame]),
+            None => geo.ordered_moves(
+                mask,
+                sides,
+                &mut self.frames[frame],
+                &mut self.components,
+            ),
         };
         // The best move of an earlier search of this position goes first.
         let steps = &mut self.frames[frame];
@@ -2497,7 +2514,8 @@ mod tests {
                 if any_capturable(&sides) {
                     return seen;
                 }
-                let (components, count) = geo.two_sided_components(mask, &sides);
+                let mut components = [Component::default(); MAX_BOXES];
+                let count = geo.two_sided_components(mask, &sides, &mut components);
                 // What the rule leaves out: the edges of each chain but
                 // those it searches.
                 let unsearched = components[..count].iter().fold(0, |acc, c| {
@@ -2587,7 +2605,8 @@ mod tests {
                 if any_capturable(&sides) {
                     return counts;
                 }
-                let (components, count) = geo.two_sided_components(mask, &sides);
+                let mut components = [Component::default(); MAX_BOXES];
+                let count = geo.two_sided_components(mask, &sides, &mut components);
                 for c in &components[..count] {
                     let cap = c.sacrifice_cap();
                     if cap == NO_CAP {
