@@ -2006,19 +2006,57 @@ impl<'a> Worker<'a> {
             }
         }
 
+        let mut best = i32::MIN;
+        let mut best_move = NO_MOVE;
+        let mut low = alpha;
+        // This position's images, for its quiet children's keys: worked
+        // out once where the first is needed.
+        let mut images = None;
+        // The best move of an earlier search of this position is searched
+        // before the others are generated: where it refutes the window
+        // again, neither the move list nor the cutoffs' lookups are needed
+        // (on one thread 4-8% less time, 4% more positions, the cutoffs no
+        // longer finding a refutation before it). Chain nodes have their
+        // two steps at once. The best move is an edge of the key's
+        // position, whose border edges are normalised: it may be drawn
+        // here, where an interchangeable one stands for it in the list.
+        let mut searched_hint = false;
+        if chain.is_none() && hint != NO_MOVE && (geo.full & !mask) & 1 << hint != 0 {
+            let step = geo.edge_step(sides, u32::from(hint));
+            let child_key = (geo.rules.prefetch && geo.is_quiet(sides, &step)).then(|| {
+                let images = images.get_or_insert_with(|| geo.images(mask));
+                self.key_child(images, mask, &step)
+            });
+            let v = self.step_value(mask, &step, low, beta, child_key)?;
+            best = v;
+            best_move = geo.edge_maps[symmetry][usize::from(hint)];
+            low = low.max(v);
+            if low >= beta {
+                let entry = Entry {
+                    lower: best,
+                    upper: remaining,
+                    best: best_move,
+                };
+                table.store(key, entry, self.count - nodes_before);
+                return Ok(best);
+            }
+            searched_hint = true;
+        }
         let count = match chain {
             Some((count, _)) => count,
-            None => geo.ordered_moves(
-                mask,
-                sides,
-                &mut self.frames[frame],
-                &mut self.components,
-            ),
+            None => geo.ordered_moves(mask, sides, &mut self.frames[frame], &mut self.components),
         };
-        // The best move of an earlier search of this position goes first.
+        // The best move, already searched, leaves the list; a chain
+        // node's goes first.
         let steps = &mut self.frames[frame];
+        let mut count = count;
         if let Some(i) = steps[..count].iter().position(|s| s.hint == hint) {
-            steps[..=i].rotate_right(1);
+            if searched_hint {
+                steps[i..count].rotate_left(1);
+                count -= 1;
+            } else {
+                steps[..=i].rotate_right(1);
+            }
         }
         let cutoff_min = if geo.rules.quiet_cutoffs {
             QUIET_CUTOFF_MIN_UNDRAWN
@@ -2030,9 +2068,6 @@ impl<'a> Worker<'a> {
         // two kilobytes, so set only where they run.
         let (mut keyed_here, mut uppers_here);
         let (mut keyed, mut uppers): (&[Option<Keyed>], &[i32]) = (&[], &[]);
-        // This position's images, for its quiet children's keys: worked
-        // out once where the first is needed.
-        let mut images = None;
         if geo.rules.transposition_cutoffs && undrawn >= cutoff_min {
             (keyed_here, uppers_here) = ([None; 64], [i32::MAX; 64]);
             let calm = (!capturable).then(|| *images.insert(geo.images(mask)));
@@ -2065,9 +2100,6 @@ impl<'a> Worker<'a> {
             *slot = i as u8;
         }
         let mut len = count;
-        let mut best = i32::MIN;
-        let mut best_move = NO_MOVE;
-        let mut low = alpha;
         'passes: for pass in 0..2 {
             let mut deferred = [0u8; 64];
             let mut deferred_count = 0;
@@ -2102,7 +2134,7 @@ impl<'a> Worker<'a> {
                 let busy = child_key
                     .map_or(mask | step.edges, |k| k.key)
                     .wrapping_add(1);
-                let marked = if defer && i > 0 {
+                let marked = if defer && (i > 0 || searched_hint) {
                     let slot = self.busy_slot(busy);
                     if pass == 0 && slot.load(Ordering::Relaxed) == busy {
                         deferred[deferred_count] = i;
