@@ -534,10 +534,10 @@ impl Default for Step {
     }
 }
 
-/// Room for the moves of one position, best first: a search node's own,
-/// filled in place by [`Geometry::chain_steps`] or
-/// [`Geometry::ordered_moves`] (returned by value, the kilobyte was copied
-/// twice a node).
+/// Room for the moves of one position, best first: a search node's own
+/// (one of its thread's [`Worker::frames`]), filled in place by
+/// [`Geometry::chain_steps`] or [`Geometry::ordered_moves`] (returned by
+/// value, the kilobyte was copied twice a node).
 type Steps = [Step; 64];
 
 /// A child's table key and the symmetry that takes it there, worked out by
@@ -2351,100 +2351,64 @@ mod tests {
     }
 
     fn configurations() -> Vec<(&'static str, Rules)> {
-        let only = |f: fn(&mut Rules)| {
-            let mut r = Rules::NONE;
-            f(&mut r);
-            r
+        // The rules named on, the others off.
+        let only = |names: &[&str]| {
+            names.iter().fold(Rules::NONE, |rules, name| {
+                rules.switch(name, true).expect("a rule's name")
+            })
         };
         vec![
             ("none", Rules::NONE),
-            ("free captures", only(|r| r.free_captures = true)),
-            ("loony moves", only(|r| r.loony_moves = true)),
-            ("chain captures", only(|r| r.chain_captures = true)),
-            (
-                "chain bound",
-                only(|r| {
-                    r.chain_captures = true;
-                    r.chain_bound = true;
-                }),
-            ),
-            ("component values", only(|r| r.component_values = true)),
-            (
-                "short chains",
-                only(|r| {
-                    r.component_values = true;
-                    r.short_chains = true;
-                }),
-            ),
-            (
-                "isolated components",
-                only(|r| r.isolated_components = true),
-            ),
-            ("chain ends", only(|r| r.chain_ends = true)),
+            ("free captures", only(&["free-captures"])),
+            ("loony moves", only(&["loony-moves"])),
+            ("chain captures", only(&["chain-captures"])),
+            ("chain bound", only(&["chain-captures", "chain-bound"])),
+            ("component values", only(&["component-values"])),
+            ("short chains", only(&["component-values", "short-chains"])),
+            ("isolated components", only(&["isolated-components"])),
+            ("chain ends", only(&["chain-ends"])),
             (
                 "chain ends with isolated components",
-                only(|r| {
-                    r.chain_ends = true;
-                    r.isolated_components = true;
-                }),
+                only(&["chain-ends", "isolated-components"]),
             ),
             (
                 "sacrifice caps with chain ends",
-                only(|r| {
-                    r.chain_ends = true;
-                    r.sacrifice_caps = true;
-                }),
+                only(&["chain-ends", "sacrifice-caps"]),
             ),
             (
                 // Isolated chains and loops only.
                 "sacrifice caps with isolated components",
-                only(|r| {
-                    r.isolated_components = true;
-                    r.sacrifice_caps = true;
-                }),
+                only(&["isolated-components", "sacrifice-caps"]),
             ),
-            ("two bounds", only(|r| r.two_bounds = true)),
-            ("symmetry", only(|r| r.symmetry = true)),
-            ("border edges", only(|r| r.border_edges = true)),
-            (
-                "transposition cutoffs",
-                only(|r| r.transposition_cutoffs = true),
-            ),
+            ("two bounds", only(&["two-bounds"])),
+            ("symmetry", only(&["symmetry"])),
+            ("border edges", only(&["border-edges"])),
+            ("transposition cutoffs", only(&["transposition-cutoffs"])),
             (
                 "quiet cutoffs",
-                only(|r| {
-                    r.transposition_cutoffs = true;
-                    r.quiet_cutoffs = true;
-                }),
+                only(&["transposition-cutoffs", "quiet-cutoffs"]),
             ),
             (
                 "transposition skips",
-                only(|r| {
-                    r.transposition_cutoffs = true;
-                    r.transposition_skips = true;
-                }),
+                only(&["transposition-cutoffs", "transposition-skips"]),
             ),
             (
                 // The lookups all made before the skips, as with every rule.
                 "transposition skips with prefetch",
-                only(|r| {
-                    r.transposition_cutoffs = true;
-                    r.transposition_skips = true;
-                    r.prefetch = true;
-                }),
+                only(&["transposition-cutoffs", "transposition-skips", "prefetch"]),
             ),
-            ("huge pages", only(|r| r.huge_pages = true)),
-            ("prefetch", only(|r| r.prefetch = true)),
+            ("huge pages", only(&["huge-pages"])),
+            ("prefetch", only(&["prefetch"])),
             (
                 // Keys handed to children under symmetry and border
                 // normalisation, with every child looked up.
                 "prefetch with keyed cutoffs",
-                only(|r| {
-                    r.prefetch = true;
-                    r.symmetry = true;
-                    r.border_edges = true;
-                    r.transposition_cutoffs = true;
-                }),
+                only(&[
+                    "prefetch",
+                    "symmetry",
+                    "border-edges",
+                    "transposition-cutoffs",
+                ]),
             ),
             ("before", Rules::BEFORE),
             ("all", Rules::ALL),
