@@ -1836,6 +1836,22 @@ impl<'a> Worker<'a> {
         child
     }
 
+    /// The key of a quiet step's child with [`Rules::prefetch`], its
+    /// bucket's load started (`None` for other steps); `images` are this
+    /// position's, worked out where first needed.
+    fn prefetched_child(
+        &self,
+        images: &mut Option<Images>,
+        mask: u64,
+        sides: &Sides,
+        step: &Step,
+    ) -> Option<Keyed> {
+        (self.geo.rules.prefetch && self.geo.is_quiet(sides, step)).then(|| {
+            let images = images.get_or_insert_with(|| self.geo.images(mask));
+            self.key_child(images, mask, step)
+        })
+    }
+
     /// Enhanced transposition cutoff ([`Rules::transposition_cutoffs`]):
     /// a step whose child the table already proves at least `beta` for
     /// the player to move here, and that bound, without searching it. The
@@ -2020,156 +2036,151 @@ impl<'a> Worker<'a> {
         // two steps at once. The best move is an edge of the key's
         // position, whose border edges are normalised: it may be drawn
         // here, where an interchangeable one stands for it in the list.
-        let mut searched_hint = false;
-        if chain.is_none() && hint != NO_MOVE && (geo.full & !mask) & 1 << hint != 0 {
-            let step = geo.edge_step(sides, u32::from(hint));
-            let child_key = (geo.rules.prefetch && geo.is_quiet(sides, &step)).then(|| {
-                let images = images.get_or_insert_with(|| geo.images(mask));
-                self.key_child(images, mask, &step)
-            });
-            let v = self.step_value(mask, &step, low, beta, child_key)?;
-            best = v;
-            best_move = geo.edge_maps[symmetry][usize::from(hint)];
-            low = low.max(v);
-            if low >= beta {
-                let entry = Entry {
-                    lower: best,
-                    upper: remaining,
-                    best: best_move,
-                };
-                table.store(key, entry, self.count - nodes_before);
-                return Ok(best);
-            }
-            searched_hint = true;
-        }
-        let count = match chain {
-            Some((count, _)) => count,
-            None => geo.ordered_moves(mask, sides, &mut self.frames[frame], &mut self.components),
-        };
-        // The best move, already searched, leaves the list; a chain
-        // node's goes first.
-        let steps = &mut self.frames[frame];
-        let mut count = count;
-        if let Some(i) = steps[..count].iter().position(|s| s.hint == hint) {
-            if searched_hint {
-                steps[i..count].rotate_left(1);
-                count -= 1;
-            } else {
-                steps[..=i].rotate_right(1);
-            }
-        }
-        let cutoff_min = if geo.rules.quiet_cutoffs {
-            QUIET_CUTOFF_MIN_UNDRAWN
-        } else {
-            CUTOFF_MIN_UNDRAWN
-        };
-        // What the cutoffs' lookups found on each move (upper bounds, no
-        // bound being i32::MAX) and the children's keys they worked out;
-        // two kilobytes, so set only where they run.
-        let (mut keyed_here, mut uppers_here);
-        let (mut keyed, mut uppers): (&[Option<Keyed>], &[i32]) = (&[], &[]);
-        if geo.rules.transposition_cutoffs && undrawn >= cutoff_min {
-            (keyed_here, uppers_here) = ([None; 64], [i32::MAX; 64]);
-            let calm = (!capturable).then(|| *images.insert(geo.images(mask)));
-            let found = self.transposition_cutoff(
-                mask,
-                sides,
-                calm.as_ref(),
-                &self.frames[frame][..count],
-                beta,
-                &mut keyed_here,
-                &mut uppers_here,
-            );
-            keyed = &keyed_here;
-            if geo.rules.transposition_skips {
-                uppers = &uppers_here;
-            }
-            if let Some((e, bound)) = found {
-                let entry = Entry {
-                    lower: bound,
-                    upper: remaining,
-                    best: geo.edge_maps[symmetry][e as usize],
-                };
-                table.store(key, entry, 0);
-                return Ok(bound);
-            }
-        }
-        let defer = !self.shared.busy.is_empty() && undrawn >= DEFER_MIN_UNDRAWN;
-        let mut order = [0u8; 64];
-        for (i, slot) in order[..count].iter_mut().enumerate() {
-            *slot = i as u8;
-        }
-        let mut len = count;
-        'passes: for pass in 0..2 {
-            let mut deferred = [0u8; 64];
-            let mut deferred_count = 0;
-            for &i in &order[..len] {
-                let step = self.frames[frame][usize::from(i)];
-                let proved = uppers.get(usize::from(i)).copied().unwrap_or(i32::MAX);
-                let cap = i32::from(step.cap).min(proved);
-                if cap <= low {
-                    // The table ([`Rules::transposition_skips`]) or the
-                    // chain bound ([`Rules::sacrifice_caps`]) proves this
-                    // move cannot raise the window's bottom.
-                    if cap > best {
-                        best = cap;
-                        best_move = geo.edge_maps[symmetry][step.hint as usize];
-                    }
-                    continue;
-                }
-                // A quiet child is keyed here, so that the load of its
-                // bucket overlaps the first checks of its search.
-                let child_key = keyed.get(usize::from(i)).copied().flatten().or_else(|| {
-                    (geo.rules.prefetch && geo.is_quiet(sides, &step)).then(|| {
-                        let images = images.get_or_insert_with(|| geo.images(mask));
-                        self.key_child(images, mask, &step)
-                    })
-                });
-                // Young brothers another thread is searching wait for the
-                // second pass (ABDADA); the eldest is always searched. A
-                // child is busy by its key where it has one: symmetric
-                // children (the moves of the empty board's classes) are
-                // one position, and two threads searching two images of it
-                // at once would each search it whole.
-                let busy = child_key
-                    .map_or(mask | step.edges, |k| k.key)
-                    .wrapping_add(1);
-                let marked = if defer && (i > 0 || searched_hint) {
-                    let slot = self.busy_slot(busy);
-                    if pass == 0 && slot.load(Ordering::Relaxed) == busy {
-                        deferred[deferred_count] = i;
-                        deferred_count += 1;
-                        continue;
-                    }
-                    slot.store(busy, Ordering::Relaxed);
-                    true
-                } else {
-                    false
-                };
-                let value = self.step_value(mask, &step, low, beta, child_key);
-                if marked {
-                    let _ = self.busy_slot(busy).compare_exchange(
-                        busy,
-                        0,
-                        Ordering::Relaxed,
-                        Ordering::Relaxed,
-                    );
-                }
-                let v = value?;
-                if v > best {
-                    best = v;
-                    best_move = geo.edge_maps[symmetry][step.hint as usize];
-                }
+        // The moves' search; a refutation leaves it for the store below.
+        'moves: {
+            let mut searched_hint = false;
+            if chain.is_none() && hint != NO_MOVE && (geo.full & !mask) & 1 << hint != 0 {
+                let step = geo.edge_step(sides, u32::from(hint));
+                let child_key = self.prefetched_child(&mut images, mask, sides, &step);
+                let v = self.step_value(mask, &step, low, beta, child_key)?;
+                best = v;
+                best_move = geo.edge_maps[symmetry][usize::from(hint)];
                 low = low.max(v);
                 if low >= beta {
-                    break 'passes;
+                    break 'moves;
+                }
+                searched_hint = true;
+            }
+            let count = match chain {
+                Some((count, _)) => count,
+                None => {
+                    geo.ordered_moves(mask, sides, &mut self.frames[frame], &mut self.components)
+                }
+            };
+            // The best move, already searched, leaves the list; a chain
+            // node's goes first.
+            let steps = &mut self.frames[frame];
+            let mut count = count;
+            if let Some(i) = steps[..count].iter().position(|s| s.hint == hint) {
+                if searched_hint {
+                    steps[i..count].rotate_left(1);
+                    count -= 1;
+                } else {
+                    steps[..=i].rotate_right(1);
                 }
             }
-            if deferred_count == 0 {
-                break;
+            let cutoff_min = if geo.rules.quiet_cutoffs {
+                QUIET_CUTOFF_MIN_UNDRAWN
+            } else {
+                CUTOFF_MIN_UNDRAWN
+            };
+            // What the cutoffs' lookups found on each move (upper bounds, no
+            // bound being i32::MAX) and the children's keys they worked out;
+            // two kilobytes, so set only where they run.
+            let (mut keyed_here, mut uppers_here);
+            let (mut keyed, mut uppers): (&[Option<Keyed>], &[i32]) = (&[], &[]);
+            if geo.rules.transposition_cutoffs && undrawn >= cutoff_min {
+                (keyed_here, uppers_here) = ([None; 64], [i32::MAX; 64]);
+                let calm = (!capturable).then(|| *images.get_or_insert_with(|| geo.images(mask)));
+                let found = self.transposition_cutoff(
+                    mask,
+                    sides,
+                    calm.as_ref(),
+                    &self.frames[frame][..count],
+                    beta,
+                    &mut keyed_here,
+                    &mut uppers_here,
+                );
+                keyed = &keyed_here;
+                if geo.rules.transposition_skips {
+                    uppers = &uppers_here;
+                }
+                if let Some((e, bound)) = found {
+                    let entry = Entry {
+                        lower: bound,
+                        upper: remaining,
+                        best: geo.edge_maps[symmetry][e as usize],
+                    };
+                    table.store(key, entry, 0);
+                    return Ok(bound);
+                }
             }
-            order = deferred;
-            len = deferred_count;
+            let defer = !self.shared.busy.is_empty() && undrawn >= DEFER_MIN_UNDRAWN;
+            let mut order = [0u8; 64];
+            for (i, slot) in order[..count].iter_mut().enumerate() {
+                *slot = i as u8;
+            }
+            let mut len = count;
+            'passes: for pass in 0..2 {
+                let mut deferred = [0u8; 64];
+                let mut deferred_count = 0;
+                for &i in &order[..len] {
+                    let step = self.frames[frame][usize::from(i)];
+                    let proved = uppers.get(usize::from(i)).copied().unwrap_or(i32::MAX);
+                    let cap = i32::from(step.cap).min(proved);
+                    if cap <= low {
+                        // The table ([`Rules::transposition_skips`]) or the
+                        // chain bound ([`Rules::sacrifice_caps`]) proves this
+                        // move cannot raise the window's bottom.
+                        if cap > best {
+                            best = cap;
+                            best_move = geo.edge_maps[symmetry][step.hint as usize];
+                        }
+                        continue;
+                    }
+                    // A quiet child is keyed here, so that the load of its
+                    // bucket overlaps the first checks of its search.
+                    let child_key = keyed
+                        .get(usize::from(i))
+                        .copied()
+                        .flatten()
+                        .or_else(|| self.prefetched_child(&mut images, mask, sides, &step));
+                    // Young brothers another thread is searching wait for the
+                    // second pass (ABDADA); the eldest is always searched. A
+                    // child is busy by its key where it has one: symmetric
+                    // children (the moves of the empty board's classes) are
+                    // one position, and two threads searching two images of it
+                    // at once would each search it whole.
+                    let busy = child_key
+                        .map_or(mask | step.edges, |k| k.key)
+                        .wrapping_add(1);
+                    let marked = if defer && (i > 0 || searched_hint) {
+                        let slot = self.busy_slot(busy);
+                        if pass == 0 && slot.load(Ordering::Relaxed) == busy {
+                            deferred[deferred_count] = i;
+                            deferred_count += 1;
+                            continue;
+                        }
+                        slot.store(busy, Ordering::Relaxed);
+                        true
+                    } else {
+                        false
+                    };
+                    let value = self.step_value(mask, &step, low, beta, child_key);
+                    if marked {
+                        let _ = self.busy_slot(busy).compare_exchange(
+                            busy,
+                            0,
+                            Ordering::Relaxed,
+                            Ordering::Relaxed,
+                        );
+                    }
+                    let v = value?;
+                    if v > best {
+                        best = v;
+                        best_move = geo.edge_maps[symmetry][step.hint as usize];
+                    }
+                    low = low.max(v);
+                    if low >= beta {
+                        break 'passes;
+                    }
+                }
+                if deferred_count == 0 {
+                    break;
+                }
+                order = deferred;
+                len = deferred_count;
+            }
         }
         let (lower, upper) = if best <= alpha {
             (-remaining, best)
