@@ -159,8 +159,8 @@ fn rule_sets() -> Vec<(&'static str, Rules, Option<usize>)> {
         ("no chain ends", without(|r| r.chain_ends = false), Some(1)),
         ("no symmetry", without(|r| r.symmetry = false), Some(1)),
         (
-            "transposition cutoffs on every child",
-            without(|r| r.quiet_cutoffs = false),
+            "no transposition cutoffs",
+            without(|r| r.transposition_cutoffs = false),
             Some(1),
         ),
         (

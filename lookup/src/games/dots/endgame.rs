@@ -88,13 +88,14 @@
 //!   searching the moves of a position with 12 or more undrawn edges, every
 //!   child is looked up in the table, and a stored bound that already
 //!   refutes the window ends the search (Plaat, Schaeffer, Pijls and de
-//!   Bruin 1994). With [`Rules::quiet_cutoffs`] only in positions with 20
-//!   or more undrawn edges and only the children of quiet moves (one edge
-//!   that gives no box a third side): a sacrifice's child is a capture
-//!   node, which the chain bound mostly settles without a table entry, so
-//!   its lookup is a cache miss that rarely cuts. On the 5x5 bench
-//!   positions the quiet form visits 44% more positions than the full one
-//!   and takes a third less CPU time (docs/dots-and-boxes.md).
+//!   Bruin 1994). A child is keyed from its parent's symmetric images,
+//!   the edges it adds (a sacrifice and the captures after it) mapped
+//!   into each, instead of anew. Looking up only the children of quiet
+//!   moves in positions with 20 or more undrawn edges (the form of the
+//!   eleventh to thirteenth sessions) visited 2.3 times the positions on
+//!   4x4 with the sacrifice caps, and took 1.15 to 1.2 times the time
+//!   once sacrifices' children were keyed this way (docs/dots-and-boxes.md,
+//!   "Fourteenth session").
 //! - **Transposition skips** ([`Rules::transposition_skips`]): the same
 //!   lookups the other way: a move whose child's stored bound proves it at
 //!   most the best already found (the window's bottom) cannot raise it and
@@ -254,17 +255,11 @@ pub struct Rules {
     /// transposition table: one whose stored bound already refutes the
     /// window ends the search here (enhanced transposition cutoffs,
     /// Plaat, Schaeffer, Pijls and de Bruin, "Nearly optimal minimax tree
-    /// search?", 1994). Only in positions with 12 or more undrawn edges
-    /// (20 and quiet children only with [`Rules::quiet_cutoffs`]).
+    /// search?", 1994). Only in positions with 12 or more undrawn edges.
     pub transposition_cutoffs: bool,
     /// Keep both bounds of a position in its table entry, narrowed by each
     /// search, instead of the latest search's bounds.
     pub two_bounds: bool,
-    /// Limit [`Rules::transposition_cutoffs`] to positions with 20 or more
-    /// undrawn edges and to the children of quiet moves (one edge that
-    /// gives no box a third side). Looking up every child of every
-    /// position with 12 or more cost more time than the nodes it saved.
-    pub quiet_cutoffs: bool,
     /// With [`Rules::transposition_cutoffs`]: a move whose child's looked-up
     /// bound proves it cannot raise the window's bottom is not searched,
     /// and counts with that bound.
@@ -286,9 +281,6 @@ pub struct Rules {
 /// The fewest undrawn edges of a position whose children
 /// [`Rules::transposition_cutoffs`] looks up.
 const CUTOFF_MIN_UNDRAWN: u32 = 12;
-
-/// The same with [`Rules::quiet_cutoffs`].
-const QUIET_CUTOFF_MIN_UNDRAWN: u32 = 20;
 
 /// The fewest undrawn edges of a position searched on more than one
 /// thread: below it a search takes milliseconds, less than starting
@@ -322,7 +314,6 @@ impl Rules {
         border_edges: true,
         transposition_cutoffs: true,
         two_bounds: true,
-        quiet_cutoffs: true,
         transposition_skips: true,
         huge_pages: true,
         prefetch: true,
@@ -343,13 +334,12 @@ impl Rules {
         border_edges: false,
         transposition_cutoffs: false,
         two_bounds: false,
-        quiet_cutoffs: false,
         transposition_skips: false,
         huge_pages: false,
         prefetch: false,
     };
     /// The rules of the solver before issue 21 (no chain captures, short
-    /// chains, isolated components, chain ends, quiet cutoffs,
+    /// chains, isolated components, chain ends, sacrifice caps,
     /// transposition skips, huge pages or prefetches), the bench's
     /// baseline.
     pub const BEFORE: Rules = Rules {
@@ -359,7 +349,6 @@ impl Rules {
         isolated_components: false,
         chain_ends: false,
         sacrifice_caps: false,
-        quiet_cutoffs: false,
         transposition_skips: false,
         huge_pages: false,
         prefetch: false,
@@ -369,7 +358,7 @@ impl Rules {
 
 impl Rules {
     /// The rules' names, as [`Rules::switch`] takes them.
-    pub const NAMES: [&'static str; 17] = [
+    pub const NAMES: [&'static str; 16] = [
         "free-captures",
         "loony-moves",
         "chain-captures",
@@ -383,7 +372,6 @@ impl Rules {
         "border-edges",
         "transposition-cutoffs",
         "two-bounds",
-        "quiet-cutoffs",
         "transposition-skips",
         "huge-pages",
         "prefetch",
@@ -407,7 +395,6 @@ impl Rules {
             "border-edges" => &mut rules.border_edges,
             "transposition-cutoffs" => &mut rules.transposition_cutoffs,
             "two-bounds" => &mut rules.two_bounds,
-            "quiet-cutoffs" => &mut rules.quiet_cutoffs,
             "transposition-skips" => &mut rules.transposition_skips,
             "huge-pages" => &mut rules.huge_pages,
             "prefetch" => &mut rules.prefetch,
@@ -887,14 +874,47 @@ impl Geometry {
     /// [`Geometry::normalise_borders`] would (the next of its border
     /// group), then added to each image where symmetry takes it.
     fn quiet_child_key(&self, parent: &Images, e: u32) -> (u64, usize) {
-        let mut e = e as usize;
-        if self.rules.border_edges && self.border_group_of[e] != NO_GROUP {
-            let group = &self.border_groups[usize::from(self.border_group_of[e])];
-            let drawn = group.iter().filter(|&&g| parent.normalised & 1 << g != 0);
-            e = group[drawn.count()] as usize;
+        self.descendant_key(parent, 1 << e)
+    }
+
+    /// [`Geometry::key`] of the position `parent` describes with the edges
+    /// `added` drawn too, from the parent's images: each edge normalised in
+    /// turn as [`Geometry::normalise_borders`] would (the next undrawn edge
+    /// of its border group), then added to each image where symmetry takes
+    /// it. An image [`Geometry::images`] left out (its root needed two or
+    /// more edges the parent lacks) that the descendant now holds the root
+    /// in is worked out whole.
+    fn descendant_key(&self, parent: &Images, added: u64) -> (u64, usize) {
+        let mut child = parent.normalised;
+        let mut bits = added;
+        while bits != 0 {
+            let mut e = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.rules.border_edges && self.border_group_of[e] != NO_GROUP {
+                let group = &self.border_groups[usize::from(self.border_group_of[e])];
+                let drawn = group.iter().filter(|&&g| child & 1 << g != 0);
+                e = group[drawn.count()] as usize;
+            }
+            child |= 1 << e;
         }
-        let child = parent.normalised | 1 << e;
-        self.least_image(child, |s| parent.images[s] | 1 << self.edge_maps[s][e])
+        let new = child & !parent.normalised;
+        if new.count_ones() == 1 {
+            let e = new.trailing_zeros() as usize;
+            return self.least_image(child, |s| parent.images[s] | 1 << self.edge_maps[s][e]);
+        }
+        self.least_image(child, |s| {
+            let lacked = self.image_needs[s] & !parent.normalised;
+            if lacked.count_ones() > 1 {
+                return self.symmetries.image(s, child);
+            }
+            let mut image = parent.images[s];
+            let mut bits = new;
+            while bits != 0 {
+                image |= 1 << self.edge_maps[s][bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            image
+        })
     }
 
     /// A quiet step's child before any captures there, keyed from its
@@ -978,13 +998,26 @@ impl Geometry {
     /// The position after `step` with its free captures taken, and the
     /// boxes those took: where the search of the child starts.
     fn child_after_captures(&self, mask: u64, step: &Step) -> (u64, i32) {
+        self.child_after_captures_with(mask, &self.sides_of(mask), step)
+    }
+
+    /// [`Geometry::child_after_captures`] given the position's `sides`.
+    fn child_after_captures_with(&self, mask: u64, sides: &Sides, step: &Step) -> (u64, i32) {
         let child = mask | step.edges;
-        if self.rules.free_captures {
-            let mut sides = self.sides_of(child);
-            self.take_free_captures(child, &mut sides)
-        } else {
-            (child, 0)
+        if !self.rules.free_captures {
+            return (child, 0);
         }
+        let mut sides = *sides;
+        let mut bits = step.edges;
+        while bits != 0 {
+            for b in self.edge_boxes[bits.trailing_zeros() as usize] {
+                if b != NO_BOX {
+                    sides[usize::from(b)] += 1;
+                }
+            }
+            bits &= bits - 1;
+        }
+        self.take_free_captures(child, &mut sides)
     }
 
     /// [`Rules::chain_captures`]: both turns for every capturable box, if
@@ -1866,7 +1899,7 @@ impl<'a> Worker<'a> {
         sides: &Sides,
         calm: Option<&Images>,
         steps: &[Step],
-        beta: i32,
+        (low, beta): (i32, i32),
         keyed: &mut [Option<Keyed>; 64],
         uppers: &mut [i32; 64],
     ) -> Option<(u8, i32)> {
@@ -1874,7 +1907,7 @@ impl<'a> Worker<'a> {
             // One child at a time: keyed, probed, and no more keys once
             // one cuts.
             return steps.iter().zip(uppers).find_map(|(step, upper)| {
-                let (child, taken) = self.cutoff_child(mask, sides, calm, step)?;
+                let (child, taken) = self.cutoff_child(mask, sides, calm, step, low)?;
                 self.cutoff_bound(step, child.key, taken, beta, upper)
             });
         }
@@ -1883,7 +1916,7 @@ impl<'a> Worker<'a> {
         // instead of each waiting for the one before.
         let mut taken = [None; 64];
         for (i, step) in steps.iter().enumerate() {
-            if let Some((child, boxes)) = self.cutoff_child(mask, sides, calm, step) {
+            if let Some((child, boxes)) = self.cutoff_child(mask, sides, calm, step, low) {
                 self.shared.table.prefetch(child.key);
                 keyed[i] = Some(child);
                 taken[i] = Some((child.key, boxes));
@@ -1900,33 +1933,49 @@ impl<'a> Worker<'a> {
     }
 
     /// The child a transposition cutoff looks up for `step`, keyed, and the
-    /// boxes its free captures take; `None` for a sacrifice under
-    /// [`Rules::quiet_cutoffs`]: its child is a capture node, rarely in
-    /// the table (the chain bound settles most without storing them).
-    /// `calm` are the images of a position without a capturable box, whose
-    /// quiet children have none either: keyed from them, without captures.
+    /// boxes its free captures take; `None` for a step whose sacrifice cap
+    /// is at most `low`: it is not searched, so neither bound of its child
+    /// could matter. `calm` are the images of a position without a
+    /// capturable box: its children are keyed from them, a quiet one's
+    /// with its edge, a sacrifice's with the edges it and the free
+    /// captures after it draw.
     fn cutoff_child(
         &self,
         mask: u64,
         sides: &Sides,
         calm: Option<&Images>,
         step: &Step,
+        low: i32,
     ) -> Option<(Keyed, i32)> {
         let quiet = self.geo.is_quiet(sides, step);
-        if self.geo.rules.quiet_cutoffs && !quiet {
+        if i32::from(step.cap) <= low {
             return None;
         }
-        if let Some(images) = calm.filter(|_| quiet) {
+        let Some(images) = calm else {
+            let (child, taken) = self.geo.child_after_captures(mask, step);
+            let (key, symmetry) = self.geo.key(child);
+            return Some((
+                Keyed {
+                    mask: child,
+                    key,
+                    symmetry,
+                },
+                taken,
+            ));
+        };
+        if quiet {
             return Some((self.geo.quiet_child(images, mask, step), 0));
         }
-        let (child, taken) = self.geo.child_after_captures(mask, step);
-        let (key, symmetry) = self.geo.key(child);
-        let keyed = Keyed {
-            mask: child,
-            key,
-            symmetry,
-        };
-        Some((keyed, taken))
+        let (child, taken) = self.geo.child_after_captures_with(mask, sides, step);
+        let (key, symmetry) = self.geo.descendant_key(images, child & !mask);
+        Some((
+            Keyed {
+                mask: child,
+                key,
+                symmetry,
+            },
+            taken,
+        ))
     }
 
     /// The step and the lower bound the table proves on it for the player
@@ -2069,17 +2118,12 @@ impl<'a> Worker<'a> {
                     steps[..=i].rotate_right(1);
                 }
             }
-            let cutoff_min = if geo.rules.quiet_cutoffs {
-                QUIET_CUTOFF_MIN_UNDRAWN
-            } else {
-                CUTOFF_MIN_UNDRAWN
-            };
             // What the cutoffs' lookups found on each move (upper bounds, no
             // bound being i32::MAX) and the children's keys they worked out;
             // two kilobytes, so set only where they run.
             let (mut keyed_here, mut uppers_here);
             let (mut keyed, mut uppers): (&[Option<Keyed>], &[i32]) = (&[], &[]);
-            if geo.rules.transposition_cutoffs && undrawn >= cutoff_min {
+            if geo.rules.transposition_cutoffs && undrawn >= CUTOFF_MIN_UNDRAWN {
                 (keyed_here, uppers_here) = ([None; 64], [i32::MAX; 64]);
                 let calm = (!capturable).then(|| *images.get_or_insert_with(|| geo.images(mask)));
                 let found = self.transposition_cutoff(
@@ -2087,7 +2131,7 @@ impl<'a> Worker<'a> {
                     sides,
                     calm.as_ref(),
                     &self.frames[frame][..count],
-                    beta,
+                    (low, beta),
                     &mut keyed_here,
                     &mut uppers_here,
                 );
@@ -2396,10 +2440,6 @@ mod tests {
             ("border edges", only(&["border-edges"])),
             ("transposition cutoffs", only(&["transposition-cutoffs"])),
             (
-                "quiet cutoffs",
-                only(&["transposition-cutoffs", "quiet-cutoffs"]),
-            ),
-            (
                 "transposition skips",
                 only(&["transposition-cutoffs", "transposition-skips"]),
             ),
@@ -2410,6 +2450,17 @@ mod tests {
             ),
             ("huge pages", only(&["huge-pages"])),
             ("prefetch", only(&["prefetch"])),
+            (
+                // Capped steps left out of the lookups, their caps standing
+                // for them beside the looked-up bounds.
+                "transposition skips with sacrifice caps",
+                only(&[
+                    "transposition-cutoffs",
+                    "transposition-skips",
+                    "chain-ends",
+                    "sacrifice-caps",
+                ]),
+            ),
             (
                 // Keys handed to children under symmetry and border
                 // normalisation, with every child looked up.
@@ -2738,6 +2789,16 @@ mod tests {
                             geo.quiet_child_key(&images, e),
                             geo.key(position | 1 << e),
                             "{rows}x{cols} {rules:?} root {root:b} position {position:b} edge {e}"
+                        );
+                    }
+                    // Several edges at once, as a sacrifice and the
+                    // captures after it draw.
+                    for _ in 0..8 {
+                        let added = rng.next_u64() & rng.next_u64() & geo.full & !position;
+                        assert_eq!(
+                            geo.descendant_key(&images, added),
+                            geo.key(position | added),
+                            "{rows}x{cols} {rules:?} root {root:b} position {position:b} added {added:b}"
                         );
                     }
                 }
