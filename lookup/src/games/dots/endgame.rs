@@ -93,7 +93,7 @@
 //!   into each, instead of anew. Looking up only the children of quiet
 //!   moves in positions with 20 or more undrawn edges (the form of the
 //!   eleventh to thirteenth sessions) visited 2.3 times the positions on
-//!   4x4 with the sacrifice caps, and took 1.15 to 1.2 times the time
+//!   4x4 with the sacrifice caps, and took 1.1 to 1.3 times the time
 //!   once sacrifices' children were keyed this way (docs/dots-and-boxes.md,
 //!   "Fourteenth session").
 //! - **Transposition skips** ([`Rules::transposition_skips`]): the same
