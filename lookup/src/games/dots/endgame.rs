@@ -479,9 +479,9 @@ const NO_GROUP: u8 = u8::MAX;
 const MAX_SYMMETRIES: usize = 8;
 
 /// A position's mask as [`Geometry::key`] normalises it and that mask's
-/// image under every symmetry. The key of a child one quiet edge away
-/// follows from these with one more edge in each image
-/// ([`Geometry::quiet_child_key`]), where keying each child from scratch
+/// image under every symmetry. The key of a child follows from these with
+/// the child's few more edges in each image
+/// ([`Geometry::descendant_key`]), where keying each child from scratch
 /// maps all its edges through every symmetry again: the transposition
 /// cutoffs and prefetch key most of a node's quiet children, and on the
 /// empty 4×4 the key was an eighth of the search's time.
@@ -848,10 +848,11 @@ impl Geometry {
     }
 
     /// The position's normalised mask and its images, for
-    /// [`Geometry::quiet_child_key`]: those a child one edge away can hold
+    /// [`Geometry::descendant_key`]: those a child one edge away can hold
     /// the root in. An image whose root needs two or more edges the
-    /// position lacks is never a child's key (from a random 5×5 root, most
-    /// are so), so it is left as the mask itself, never looked at.
+    /// position lacks is never a quiet child's key (from a random 5×5 root,
+    /// most are so), so it is left as the mask itself, and worked out
+    /// whole for a descendant that holds its root.
     fn images(&self, mask: u64) -> Images {
         let normalised = self.normalised(mask);
         let mut images = [normalised; MAX_SYMMETRIES];
@@ -867,14 +868,6 @@ impl Geometry {
             }
         }
         Images { normalised, images }
-    }
-
-    /// [`Geometry::key`] of the position `parent` describes with edge `e`
-    /// drawn too, from the parent's images: the edge normalised as
-    /// [`Geometry::normalise_borders`] would (the next of its border
-    /// group), then added to each image where symmetry takes it.
-    fn quiet_child_key(&self, parent: &Images, e: u32) -> (u64, usize) {
-        self.descendant_key(parent, 1 << e)
     }
 
     /// [`Geometry::key`] of the position `parent` describes with the edges
@@ -920,9 +913,25 @@ impl Geometry {
     /// A quiet step's child before any captures there, keyed from its
     /// parent's images.
     fn quiet_child(&self, parent: &Images, mask: u64, step: &Step) -> Keyed {
-        let (key, symmetry) = self.quiet_child_key(parent, step.edges.trailing_zeros());
+        self.descendant(parent, mask, mask | step.edges)
+    }
+
+    /// A descendant `child` of the position `parent` describes (`mask`),
+    /// keyed from the parent's images.
+    fn descendant(&self, parent: &Images, mask: u64, child: u64) -> Keyed {
+        let (key, symmetry) = self.descendant_key(parent, child & !mask);
         Keyed {
-            mask: mask | step.edges,
+            mask: child,
+            key,
+            symmetry,
+        }
+    }
+
+    /// A position with its key worked out anew.
+    fn keyed(&self, mask: u64) -> Keyed {
+        let (key, symmetry) = self.key(mask);
+        Keyed {
+            mask,
             key,
             symmetry,
         }
@@ -1953,29 +1962,13 @@ impl<'a> Worker<'a> {
         }
         let Some(images) = calm else {
             let (child, taken) = self.geo.child_after_captures(mask, step);
-            let (key, symmetry) = self.geo.key(child);
-            return Some((
-                Keyed {
-                    mask: child,
-                    key,
-                    symmetry,
-                },
-                taken,
-            ));
+            return Some((self.geo.keyed(child), taken));
         };
         if quiet {
             return Some((self.geo.quiet_child(images, mask, step), 0));
         }
         let (child, taken) = self.geo.child_after_captures_with(mask, sides, step);
-        let (key, symmetry) = self.geo.descendant_key(images, child & !mask);
-        Some((
-            Keyed {
-                mask: child,
-                key,
-                symmetry,
-            },
-            taken,
-        ))
+        Some((self.geo.descendant(images, mask, child), taken))
     }
 
     /// The step and the lower bound the table proves on it for the player
@@ -2786,7 +2779,7 @@ mod tests {
                         let e = undrawn.trailing_zeros();
                         undrawn &= undrawn - 1;
                         assert_eq!(
-                            geo.quiet_child_key(&images, e),
+                            geo.descendant_key(&images, 1 << e),
                             geo.key(position | 1 << e),
                             "{rows}x{cols} {rules:?} root {root:b} position {position:b} edge {e}"
                         );
