@@ -891,6 +891,8 @@ impl Geometry {
             child |= 1 << e;
         }
         let new = child & !parent.normalised;
+        // A quiet child (the most keyed): an image the parent left out
+        // needs two edges more, so the child never holds its root there.
         if new.count_ones() == 1 {
             let e = new.trailing_zeros() as usize;
             return self.least_image(child, |s| parent.images[s] | 1 << self.edge_maps[s][e]);
@@ -1956,19 +1958,18 @@ impl<'a> Worker<'a> {
         step: &Step,
         low: i32,
     ) -> Option<(Keyed, i32)> {
-        let quiet = self.geo.is_quiet(sides, step);
         if i32::from(step.cap) <= low {
             return None;
         }
-        let Some(images) = calm else {
-            let (child, taken) = self.geo.child_after_captures(mask, step);
-            return Some((self.geo.keyed(child), taken));
-        };
-        if quiet {
+        if let Some(images) = calm.filter(|_| self.geo.is_quiet(sides, step)) {
             return Some((self.geo.quiet_child(images, mask, step), 0));
         }
         let (child, taken) = self.geo.child_after_captures_with(mask, sides, step);
-        Some((self.geo.descendant(images, mask, child), taken))
+        let keyed = match calm {
+            Some(images) => self.geo.descendant(images, mask, child),
+            None => self.geo.keyed(child),
+        };
+        Some((keyed, taken))
     }
 
     /// The step and the lower bound the table proves on it for the player
