@@ -1222,7 +1222,7 @@ impl Geometry {
         let mut count = 0;
         self.push_from_centre(sets.captures, sides, steps, &mut count);
         let quiet = sets.candidates & !sets.captures;
-        if self.rules.loony_moves {
+        if self.rules.loony_moves && sets.captures != 0 {
             // The double-deal for each capturable box A: the other free edge
             // of the two-sided box B its capture edge leads into.
             let free = self.full & !mask;
