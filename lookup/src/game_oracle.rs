@@ -371,7 +371,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     }
 
     /// The error of a search stopped by `cause` that proved `value` and
-    /// `moves` (score bounds, moves in the order of [`Game::moves`]).
+    /// `moves` (score bounds, moves in the order of [`Game::moves`](crate::Game::moves)).
     fn bounded(
         &self,
         position: G::Position,

@@ -583,7 +583,7 @@ impl Oracle {
     }
 
     /// The rows of the positions `game`'s table holds in `span` of its
-    /// slots (see [`dataset`](crate::dataset) for which positions and in
+    /// slots (see [`dataset`](mod@crate::dataset) for which positions and in
     /// what order); with `only`, just the listed positions whose places in
     /// the span's list it gives (ascending); without `moves`, only the
     /// positions' own values.

@@ -544,7 +544,7 @@ impl<D: TableData> Table<D> {
         Ok(self.fence.get_or_init(|| fence.into_boxed_slice()))
     }
 
-    /// The entry byte stored with `key` in a [`IndexScheme::SortedKeys`](super::IndexScheme::SortedKeys)
+    /// The entry byte stored with `key` in a [`IndexScheme::SortedKeys`]
     /// table, `None` if the key is not there.
     ///
     /// # Errors
@@ -582,7 +582,7 @@ impl<D: TableData> Table<D> {
         })
     }
 
-    /// Record `index` (of `stored`) of a [`IndexScheme::SortedKeys`](super::IndexScheme::SortedKeys) table:
+    /// Record `index` (of `stored`) of a [`IndexScheme::SortedKeys`] table:
     /// its key and entry byte.
     ///
     /// # Errors

@@ -306,8 +306,9 @@ impl Order {
 
 /// The least image of the board after a move (X's mask first) and the
 /// first symmetry giving it, without building its images: the same answer
-/// as [`least_after_all`], which looks at all 192, from the few the
-/// [`Order`] allows. `order` must be the board's for the same mover.
+/// as `least_after_all` (the tests' reference), which looks at all 192,
+/// from the few the [`Order`] allows. `order` must be the board's for the
+/// same mover.
 fn least_after(images: &Images, order: &Order, cell: u8, x_moves: bool) -> (QubicBoard, usize) {
     let cell = usize::from(cell);
     let mut best = (u64::MAX, u64::MAX, usize::MAX);
