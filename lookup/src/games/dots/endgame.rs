@@ -1203,9 +1203,10 @@ impl Geometry {
     }
 
     /// The moves worth searching, best first, in a buffer with their count:
-    /// at a position with a capturable box the captures (and the
-    /// double-deals they allow), otherwise
-    /// [`safe_moves`](Geometry::safe_moves) and then
+    /// at a position with a capturable box the captures and the
+    /// double-deals they allow (without [`Rules::loony_moves`], the captures
+    /// and then every other move by how many boxes it gives a third side),
+    /// otherwise [`safe_moves`](Geometry::safe_moves) and then
     /// [`sacrifices`](Geometry::sacrifices).
     fn ordered_moves(
         &self,
