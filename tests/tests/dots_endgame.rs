@@ -168,6 +168,11 @@ fn rule_sets() -> Vec<(&'static str, Rules, Option<usize>)> {
             without(|r| r.transposition_skips = false),
             Some(1),
         ),
+        (
+            "no margin parity",
+            without(|r| r.margin_parity = false),
+            Some(1),
+        ),
     ]
 }
 

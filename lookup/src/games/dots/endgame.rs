@@ -77,6 +77,12 @@
 //!   to its mover, and where the window's bottom is already that high it
 //!   is not searched: the bound stands for its value in the fail-soft
 //!   result, as with the transposition skips below.
+//! - **Margin parity** ([`Rules::margin_parity`]): the two players' boxes
+//!   add up to the unclaimed boxes, so every margin has their parity, and
+//!   every bound the search proves is rounded to it (the chain bound up, a
+//!   sacrifice's cap down, a fail-soft result away from its window, and so
+//!   the table's entries). In a null window one end has the margin's
+//!   parity; a bound one box short of it now meets it.
 //! - **Symmetry** ([`Rules::symmetry`]): positions are stored under their
 //!   least image (4 or 8 symmetries) at every depth, among the images that
 //!   can be positions of the search (those that hold the root: from the
@@ -241,6 +247,14 @@ pub struct Rules {
     /// stands for the move's value in the fail-soft result. The child's
     /// chain bound would refute it at once; this saves the node.
     pub sacrifice_caps: bool,
+    /// Round every bound the search proves to the parity of the position's
+    /// unclaimed boxes: the two players' boxes add up to them, so every
+    /// margin has their parity, and a bound of the other parity is one box
+    /// loose. The chain bound rounds up, a sacrifice's cap down, and a
+    /// fail-soft result away from the window (and so the table's entries);
+    /// a bound one below a window's top of the margin's parity then meets
+    /// it.
+    pub margin_parity: bool,
     /// Key the transposition table by the least image of a position among
     /// those that can be positions of the search.
     pub symmetry: bool,
@@ -310,6 +324,7 @@ impl Rules {
         isolated_components: true,
         chain_ends: true,
         sacrifice_caps: true,
+        margin_parity: true,
         symmetry: true,
         border_edges: true,
         transposition_cutoffs: true,
@@ -330,6 +345,7 @@ impl Rules {
         isolated_components: false,
         chain_ends: false,
         sacrifice_caps: false,
+        margin_parity: false,
         symmetry: false,
         border_edges: false,
         transposition_cutoffs: false,
@@ -339,8 +355,8 @@ impl Rules {
         prefetch: false,
     };
     /// The rules of the solver before issue 21 (no chain captures, short
-    /// chains, isolated components, chain ends, sacrifice caps,
-    /// transposition skips, huge pages or prefetches), the bench's
+    /// chains, isolated components, chain ends, sacrifice caps, margin
+    /// parity, transposition skips, huge pages or prefetches), the bench's
     /// baseline.
     pub const BEFORE: Rules = Rules {
         chain_captures: false,
@@ -349,6 +365,7 @@ impl Rules {
         isolated_components: false,
         chain_ends: false,
         sacrifice_caps: false,
+        margin_parity: false,
         transposition_skips: false,
         huge_pages: false,
         prefetch: false,
@@ -358,7 +375,7 @@ impl Rules {
 
 impl Rules {
     /// The rules' names, as [`Rules::switch`] takes them.
-    pub const NAMES: [&'static str; 16] = [
+    pub const NAMES: [&'static str; 17] = [
         "free-captures",
         "loony-moves",
         "chain-captures",
@@ -368,6 +385,7 @@ impl Rules {
         "isolated-components",
         "chain-ends",
         "sacrifice-caps",
+        "margin-parity",
         "symmetry",
         "border-edges",
         "transposition-cutoffs",
@@ -391,6 +409,7 @@ impl Rules {
             "isolated-components" => &mut rules.isolated_components,
             "chain-ends" => &mut rules.chain_ends,
             "sacrifice-caps" => &mut rules.sacrifice_caps,
+            "margin-parity" => &mut rules.margin_parity,
             "symmetry" => &mut rules.symmetry,
             "border-edges" => &mut rules.border_edges,
             "transposition-cutoffs" => &mut rules.transposition_cutoffs,
@@ -568,14 +587,17 @@ impl Component {
     /// one who moves next, and the larger is `k - 2 + |v + 2|`); a loop of
     /// `k` opened anywhere, at least `k - 4` (all, `k + v`, or all but
     /// four, `k - 8 - v`). The opening of an isolated chain of two is its
-    /// middle edge, which hands over two single boxes: no cap.
-    fn sacrifice_cap(&self) -> i8 {
+    /// middle edge, which hands over two single boxes: no cap. With the
+    /// `parity` of the position's margins ([`Rules::margin_parity`]) the
+    /// cap rounds down to it.
+    fn sacrifice_cap(&self, parity: Option<i8>) -> i8 {
         let k = self.boxes as i8;
-        match (self.is_loop, self.isolated, k) {
+        let cap = match (self.is_loop, self.isolated, k) {
             (true, _, _) => 4 - k,
             (false, true, 3..) | (false, false, 2..) => 2 - k,
-            _ => NO_CAP,
-        }
+            _ => return NO_CAP,
+        };
+        parity.map_or(cap, |p| cap - (cap - p).rem_euclid(2))
     }
 }
 
@@ -669,6 +691,16 @@ fn entry_bits_within(board: Dots, bytes: u64) -> u32 {
         .take_while(|&bits| TranspositionTable::bytes(bits, board.edges()) <= bytes)
         .last()
         .unwrap_or(2)
+}
+
+/// The least margin of the given parity (0 or 1) at least `v`.
+fn up_to_parity(v: i32, parity: i32) -> i32 {
+    v + (v - parity).rem_euclid(2)
+}
+
+/// The greatest margin of the given parity (0 or 1) at most `v`.
+fn down_to_parity(v: i32, parity: i32) -> i32 {
+    v - (v - parity).rem_euclid(2)
 }
 
 /// `bounds` rounded inwards to margins of the given parity.
@@ -1319,6 +1351,12 @@ impl Geometry {
         } else {
             0
         };
+        // Every move's value here has the parity of the unclaimed boxes
+        // ([`Rules::margin_parity`]): caps round down to it.
+        let parity = self.rules.margin_parity.then(|| {
+            let unclaimed = sides[..self.boxes()].iter().filter(|&&s| s != 4).count();
+            (unclaimed & 1) as i8
+        });
         let mut rest = sets.candidates & sets.once;
         for c in &components[..component_count] {
             rest &= !c.edges;
@@ -1327,7 +1365,7 @@ impl Geometry {
                 count += 1;
             }
             if self.rules.sacrifice_caps {
-                steps[count - 1].cap = c.sacrifice_cap();
+                steps[count - 1].cap = c.sacrifice_cap(parity);
             }
         }
         // The sacrifices no component above stands for: every one without
@@ -2115,8 +2153,12 @@ impl<'a> Worker<'a> {
             None
         };
         let table = self.shared.table;
+        // The parity of every margin here ([`Rules::margin_parity`]), or
+        // `None` where bounds are not rounded.
+        let parity = geo.rules.margin_parity.then_some(remaining & 1);
         if let Some((_, chain_boxes)) = chain.filter(|_| geo.rules.chain_bound) {
             let bound = chain_boxes - 2;
+            let bound = parity.map_or(bound, |p| up_to_parity(bound, p));
             if bound >= beta {
                 return Ok(bound);
             }
@@ -2315,6 +2357,11 @@ impl<'a> Worker<'a> {
                 len = deferred_count;
             }
         }
+        let best = match parity {
+            Some(p) if best <= alpha => down_to_parity(best, p),
+            Some(p) if best >= beta => up_to_parity(best, p),
+            _ => best,
+        };
         let (lower, upper) = if best <= alpha {
             (-remaining, best)
         } else if best >= beta {
@@ -2524,6 +2571,18 @@ mod tests {
                 "sacrifice caps with isolated components",
                 only(&["isolated-components", "sacrifice-caps"]),
             ),
+            ("margin parity", only(&["margin-parity"])),
+            (
+                // Rounded chain bounds and caps.
+                "margin parity with chain bounds and sacrifice caps",
+                only(&[
+                    "chain-captures",
+                    "chain-bound",
+                    "chain-ends",
+                    "sacrifice-caps",
+                    "margin-parity",
+                ]),
+            ),
             ("two bounds", only(&["two-bounds"])),
             ("symmetry", only(&["symmetry"])),
             ("border edges", only(&["border-edges"])),
@@ -2727,9 +2786,11 @@ mod tests {
     }
 
     /// [`Rules::sacrifice_caps`] on every 3x3 position without a
-    /// capturable box: each capped opening is worth at most its cap, and
-    /// each kind of cap (a chain opened at an end, a loop) is reached
-    /// somewhere, so no cap is lower than it may be.
+    /// capturable box: each capped opening is worth at most its cap and at
+    /// most the cap rounded down to the margins' parity
+    /// ([`Rules::margin_parity`]), and each kind of cap (a chain opened at
+    /// an end, a loop), rounded or not, is reached somewhere, so neither
+    /// is looser than it need be.
     #[test]
     fn a_sacrifices_cap_bounds_its_value_and_is_reached() {
         let board = Dots::new(3, 3).unwrap();
@@ -2743,39 +2804,39 @@ mod tests {
                 ..Rules::NONE
             },
         );
-        // Openings capped and caps reached: chains, then loops.
+        // Openings capped, caps reached and caps rounded to the margins'
+        // parity reached: chains, then loops.
         let counts = (0..board.full())
             .into_par_iter()
             .map(|mask| {
-                let mut counts = [[0u64; 2]; 2];
+                let mut counts = [[0u64; 3]; 2];
                 let sides = geo.sides_of(mask);
                 if any_capturable(&sides) {
                     return counts;
                 }
+                let parity = (board.remaining_boxes(mask) % 2) as i8;
                 let mut components = [Component::default(); MAX_BOXES];
                 let count = geo.two_sided_components(mask, &sides, &mut components);
                 for c in &components[..count] {
-                    let cap = c.sacrifice_cap();
+                    let (cap, rounded) = (c.sacrifice_cap(None), c.sacrifice_cap(Some(parity)));
                     if cap == NO_CAP {
+                        assert_eq!(rounded, NO_CAP);
                         continue;
                     }
                     let value = plain_move_value(board, values, mask, c.opening);
                     let name = board.notation(Edges(mask));
-                    assert!(value <= i32::from(cap), "{name}: {c:?} worth {value}");
+                    assert!(value <= i32::from(rounded), "{name}: {c:?} worth {value}");
+                    assert!(rounded <= cap && cap - rounded <= 1, "{name}: {c:?}");
                     let kind = &mut counts[usize::from(c.is_loop)];
                     kind[0] += 1;
                     kind[1] += u64::from(value == i32::from(cap));
+                    kind[2] += u64::from(value == i32::from(rounded));
                 }
                 counts
             })
             .reduce(
-                || [[0; 2]; 2],
-                |x, y| {
-                    [
-                        [x[0][0] + y[0][0], x[0][1] + y[0][1]],
-                        [x[1][0] + y[1][0], x[1][1] + y[1][1]],
-                    ]
-                },
+                || [[0; 3]; 2],
+                |x, y| [0, 1].map(|k| [0, 1, 2].map(|i| x[k][i] + y[k][i])),
             );
         assert!(counts.iter().flatten().all(|&n| n > 0), "{counts:?}");
     }
