@@ -44,7 +44,9 @@ pub struct LimitArgs {
     #[arg(long, value_parser = parse_seconds)]
     seconds: Option<Duration>,
     /// Memory for the search's transposition table, in MiB (dots: default
-    /// 256 for 4x4 and larger).
+    /// 256 for 4x4 and larger without a node budget; with one, 8 bytes a
+    /// position it allows, rounded up to a power of two, at least 64: 128
+    /// for the default budget).
     #[arg(long)]
     table_mib: Option<u64>,
     /// No node budget: search until the answer is known, however long it
