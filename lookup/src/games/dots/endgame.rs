@@ -687,8 +687,8 @@ pub struct EndgameSolver {
 /// takes 128 MiB instead of 256, and a small budget 64 MiB on small pages:
 /// a request pays for every page its search touches, and on a virtual
 /// machine the first touch of a huge page costs about 10 ms (a 4x4 probe
-/// of a few thousand positions took 0.83 s wall and 1.48 s of system time
-/// with 256 MiB, 0.06 s with 64 MiB).
+/// of a few thousand positions took 0.8 s wall, 1.5 s of system time, with
+/// 256 MiB; 0.3 s with the default budget's 128 MiB).
 fn default_table_bytes(board: Dots, budget: Option<u64>) -> u64 {
     let for_board: u64 = 1 << board.edges().clamp(16, 28);
     let Some(nodes) = budget else {
