@@ -597,7 +597,8 @@ impl Component {
             (false, true, 3..) | (false, false, 2..) => 2 - k,
             _ => return NO_CAP,
         };
-        parity.map_or(cap, |p| cap - (cap - p).rem_euclid(2))
+        // Caps lie within -30..=0, so the rounded cap fits an i8 again.
+        parity.map_or(cap, |p| down_to_parity(cap.into(), p.into()) as i8)
     }
 }
 
@@ -722,8 +723,8 @@ fn down_to_parity(v: i32, parity: i32) -> i32 {
 /// `bounds` rounded inwards to margins of the given parity.
 fn to_parity(bounds: (i32, i32), parity: i32) -> (i32, i32) {
     (
-        bounds.0 + (bounds.0 - parity).rem_euclid(2),
-        bounds.1 - (bounds.1 - parity).rem_euclid(2),
+        up_to_parity(bounds.0, parity),
+        down_to_parity(bounds.1, parity),
     )
 }
 
@@ -1368,8 +1369,10 @@ impl Geometry {
             0
         };
         // Every move's value here has the parity of the unclaimed boxes
-        // ([`Rules::margin_parity`]): caps round down to it.
-        let parity = self.rules.margin_parity.then(|| {
+        // ([`Rules::margin_parity`]): caps round down to it. Counted only
+        // where there are caps to round.
+        let rounds = self.rules.margin_parity && self.rules.sacrifice_caps;
+        let parity = (rounds && component_count > 0).then(|| {
             let unclaimed = sides[..self.boxes()].iter().filter(|&&s| s != 4).count();
             (unclaimed & 1) as i8
         });
