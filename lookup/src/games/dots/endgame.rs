@@ -193,15 +193,45 @@ const MAX_BOXES: usize = 32;
 /// board's boxes.
 type Sides = [u8; MAX_BOXES];
 
-/// Whether some box has three sides drawn (can be captured). Eight boxes a
-/// word at a time: `contains` on the slice called `memchr` twice a node.
+/// Whether some box has three sides drawn (can be captured).
 fn any_capturable(sides: &Sides) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    sides.chunks_exact(8).any(|chunk| {
-        let word = u64::from_ne_bytes(chunk.try_into().expect("eight bytes")) ^ (3 * ONES);
-        // A byte of `word` is zero exactly where a box has three sides.
-        word.wrapping_sub(ONES) & !word & HIGH != 0
+    boxes_with(sides, 3) != 0
+}
+
+/// The boxes with exactly `n` drawn sides, as a bit set (bit `b` for box
+/// `b`), boxes past the board's included where `n` is 0. Eight boxes a
+/// word at a time: the hot loops (free captures, chains, components, move
+/// sets) visit only the boxes they need instead of testing every box;
+/// on a 5x5 position with 44 undrawn edges `take_free_captures` spent
+/// half its time in that test.
+fn boxes_with(sides: &Sides, n: u8) -> u32 {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    // Multiplying a word of 0/1 bytes by this gathers byte `i` into bit
+    // `56 + i`: its products land on distinct bits, so nothing carries.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut set = 0;
+    for (i, chunk) in sides.chunks_exact(8).enumerate() {
+        let word =
+            u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ (u64::from(n) * ONES);
+        // Every byte of `word` is at most 7 (sides and `n` are at most
+        // 4), so adding 0x7f sets its high bit exactly where it is not
+        // zero, and never carries into the next byte.
+        let equal = !word.wrapping_add(0x7f * ONES) & HIGH;
+        set |= ((equal >> 7).wrapping_mul(GATHER) >> 56) << (8 * i);
+    }
+    set as u32
+}
+
+/// The members of a bit set of boxes, lowest first.
+fn members(set: u32) -> impl Iterator<Item = u8> {
+    let mut rest = set;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let b = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            b
+        })
     })
 }
 
@@ -1048,18 +1078,27 @@ impl Geometry {
     fn take_free_captures(&self, mask: u64, sides: &mut Sides) -> (u64, i32) {
         let mut mask = mask;
         let mut gain = 0;
+        // The capturable boxes, kept up to date as boxes are taken; each
+        // capture starts the search again from the first, as the order of
+        // captures can matter (a capture giving a box its second side makes
+        // the captures into that box loony).
+        let mut threes = boxes_with(sides, 3);
         'capture: loop {
-            for b in 0..self.boxes() {
-                if sides[b] != 3 {
-                    continue;
-                }
-                let e = (self.box_masks[b] & !mask).trailing_zeros();
-                let other = self.across(e, b as u8);
+            for b in members(threes) {
+                let e = (self.box_masks[usize::from(b)] & !mask).trailing_zeros();
+                let other = self.across(e, b);
                 if other == NO_BOX || sides[other as usize] != 2 {
                     for a in self.edge_boxes[e as usize] {
                         if a != NO_BOX {
                             sides[a as usize] += 1;
-                            gain += i32::from(sides[a as usize] == 4);
+                            match sides[a as usize] {
+                                3 => threes |= 1 << a,
+                                4 => {
+                                    threes &= !(1 << a);
+                                    gain += 1;
+                                }
+                                _ => {}
+                            }
                         }
                     }
                     mask |= 1 << e;
@@ -1103,10 +1142,7 @@ impl Geometry {
         let free = self.full & !mask;
         let mut count = 0;
         let mut all_boxes = 0;
-        for a in 0..self.boxes() as u8 {
-            if sides[a as usize] != 3 {
-                continue;
-            }
+        for a in members(boxes_with(sides, 3)) {
             let first = (free & self.box_masks[a as usize]).trailing_zeros();
             let mut current = self.across(first, a);
             if current == NO_BOX || sides[current as usize] != 2 {
@@ -1161,8 +1197,8 @@ impl Geometry {
         let free = self.full & !mask;
         let mut count = 0;
         let mut seen = 0u64;
-        for start in 0..self.boxes() as u8 {
-            if sides[start as usize] != 2 || seen & 1 << start != 0 {
+        for start in members(boxes_with(sides, 2)) {
+            if seen & 1 << start != 0 {
                 continue;
             }
             let (mut stack, mut depth) = ([0u8; MAX_BOXES], 1);
@@ -1318,16 +1354,13 @@ impl Geometry {
         // undrawn edges, an edge between two such boxes both), not edge by
         // edge through both boxes of each.
         let (mut once, mut twice, mut captures) = (0u64, 0u64, 0u64);
-        for (&side, &box_mask) in sides.iter().zip(&self.box_masks) {
-            let undrawn = box_mask & free;
-            match side {
-                2 => {
-                    twice |= once & undrawn;
-                    once |= undrawn;
-                }
-                3 => captures |= undrawn,
-                _ => {}
-            }
+        for b in members(boxes_with(sides, 2)) {
+            let undrawn = self.box_masks[usize::from(b)] & free;
+            twice |= once & undrawn;
+            once |= undrawn;
+        }
+        for b in members(boxes_with(sides, 3)) {
+            captures |= self.box_masks[usize::from(b)] & free;
         }
         MoveSets {
             candidates,
@@ -1373,7 +1406,7 @@ impl Geometry {
         // where there are caps to round.
         let rounds = self.rules.margin_parity && self.rules.sacrifice_caps;
         let parity = (rounds && component_count > 0).then(|| {
-            let unclaimed = sides[..self.boxes()].iter().filter(|&&s| s != 4).count();
+            let unclaimed = self.boxes() - boxes_with(sides, 4).count_ones() as usize;
             (unclaimed & 1) as i8
         });
         let mut rest = sets.candidates & sets.once;
@@ -2147,15 +2180,16 @@ impl<'a> Worker<'a> {
         if mask == geo.full {
             return Ok(0);
         }
-        let boxes = &sides[..geo.boxes()];
-        let remaining = boxes.iter().filter(|&&s| s != 4).count() as i32;
+        let claimed = boxes_with(sides, 4);
+        let remaining = (geo.boxes() - claimed.count_ones() as usize) as i32;
         if remaining <= alpha {
             return Ok(remaining);
         }
         if -remaining >= beta {
             return Ok(-remaining);
         }
-        if geo.rules.component_values && boxes.iter().all(|&s| s == 2 || s == 4) {
+        let all_two_sided = (boxes_with(sides, 2) | claimed).count_ones() as usize == geo.boxes();
+        if geo.rules.component_values && all_two_sided {
             if let Some(v) = self.simple_loony_value(mask) {
                 return Ok(v);
             }
@@ -2861,7 +2895,7 @@ mod tests {
     }
 
     #[test]
-    fn any_capturable_finds_every_three_sided_box() {
+    fn boxes_with_finds_every_box_of_each_count() {
         let mut rng = crate::rng::Rng::new(3);
         for _ in 0..2000 {
             let mut sides: Sides = [0; MAX_BOXES];
@@ -2869,6 +2903,16 @@ mod tests {
             for side in &mut sides[..boxes] {
                 // Mostly boxes that cannot be captured, so a lone 3 counts.
                 *side = [0, 1, 2, 4, 0, 1, 2, 4, 3][rng.below(9) as usize];
+            }
+            for n in 0..=4 {
+                let plain = (0..MAX_BOXES)
+                    .filter(|&b| sides[b] == n)
+                    .fold(0u32, |set, b| set | 1 << b);
+                assert_eq!(boxes_with(&sides, n), plain, "{n} sides: {sides:?}");
+                let listed: Vec<u8> = members(plain).collect();
+                assert!(listed.windows(2).all(|w| w[0] < w[1]));
+                assert_eq!(listed.len(), plain.count_ones() as usize);
+                assert!(listed.iter().all(|&b| sides[usize::from(b)] == n));
             }
             assert_eq!(any_capturable(&sides), sides.contains(&3), "{sides:?}");
         }
