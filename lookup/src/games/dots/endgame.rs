@@ -536,8 +536,8 @@ struct Geometry {
     centre_first: Vec<u32>,
     /// `centre_rank[e]`: the place of edge `e` in `centre_first`.
     centre_rank: Vec<u32>,
-    /// For each box with two or more border edges, those edges, in order.
-    border_groups: Vec<Vec<u32>>,
+    /// For each box with two or more border edges, those edges.
+    border_groups: Vec<BorderGroup>,
     /// `border_group_of[e]`: the index in `border_groups` of edge `e`'s
     /// group, [`NO_GROUP`] for an edge in none.
     border_group_of: Vec<u8>,
@@ -545,6 +545,15 @@ struct Geometry {
     /// image under symmetry `s` to hold the search's root (see
     /// [`Geometry::set_root`]); none until a root is set.
     image_needs: Vec<u64>,
+}
+
+/// The border edges of one box ([`Rules::border_edges`]), as masks: all
+/// of them, and for each count `c` the first `c` of them (by number),
+/// where a position's `c` drawn ones are moved to.
+#[derive(Clone, Copy, Debug)]
+struct BorderGroup {
+    edges: u64,
+    first: [u64; 5],
 }
 
 /// [`Geometry::border_group_of`] of an edge in no group.
@@ -564,6 +573,10 @@ const MAX_SYMMETRIES: usize = 8;
 struct Images {
     normalised: u64,
     images: [u64; MAX_SYMMETRIES],
+    /// The symmetries (bit `s`, `s` at least 1) whose root the position
+    /// lacks at most one edge of: the only images a quiet child's key can
+    /// be (none for most positions from a random 5x5 root).
+    near: u8,
 }
 
 /// One branch of the search: edges drawn in one turn or part of one.
@@ -846,18 +859,26 @@ impl Geometry {
         for (rank, &e) in centre_first.iter().enumerate() {
             centre_rank[e as usize] = rank as u32;
         }
-        let mut border_groups = vec![Vec::new(); board.boxes() as usize];
+        let mut border_edges = vec![Vec::new(); board.boxes() as usize];
         for e in 0..board.edges() {
             if let [b, NO_BOX] = edge_boxes[e as usize] {
-                border_groups[b as usize].push(e);
+                border_edges[b as usize].push(e);
             }
         }
-        border_groups.retain(|group| group.len() >= 2);
+        border_edges.retain(|edges| edges.len() >= 2);
         let mut border_group_of = vec![NO_GROUP; board.edges() as usize];
-        for (g, group) in border_groups.iter().enumerate() {
-            for &e in group {
+        let mut border_groups = Vec::new();
+        for (g, edges) in border_edges.iter().enumerate() {
+            let mut group = BorderGroup {
+                edges: 0,
+                first: [0; 5],
+            };
+            for (i, &e) in edges.iter().enumerate() {
                 border_group_of[e as usize] = g as u8;
+                group.edges |= 1 << e;
+                group.first[i + 1] = group.edges;
             }
+            border_groups.push(group);
         }
         assert!(board.symmetry_count() <= MAX_SYMMETRIES);
         Geometry {
@@ -897,14 +918,8 @@ impl Geometry {
     fn normalise_borders(&self, mask: u64) -> u64 {
         let mut mask = mask;
         for group in &self.border_groups {
-            let drawn = group.iter().filter(|&&e| mask & 1 << e != 0).count();
-            for (i, &e) in group.iter().enumerate() {
-                if i < drawn {
-                    mask |= 1 << e;
-                } else {
-                    mask &= !(1 << e);
-                }
-            }
+            let drawn = (mask & group.edges).count_ones() as usize;
+            mask = mask & !group.edges | group.first[drawn];
         }
         mask
     }
@@ -954,13 +969,30 @@ impl Geometry {
     /// symmetry `s`) that hold the root, and its symmetry: the key.
     #[inline]
     fn least_image(&self, mask: u64, image: impl Fn(usize) -> u64) -> (u64, usize) {
+        let others = if self.rules.symmetry {
+            ((1u32 << self.symmetries.count()) - 2) as u8
+        } else {
+            0
+        };
+        self.least_image_among(mask, others, image)
+    }
+
+    /// [`Geometry::least_image`] among the images under the symmetries
+    /// `among` (bit `s` for symmetry `s`) and the mask itself.
+    #[inline]
+    fn least_image_among(
+        &self,
+        mask: u64,
+        among: u8,
+        image: impl Fn(usize) -> u64,
+    ) -> (u64, usize) {
         let mut best = (mask, 0);
-        if self.rules.symmetry {
-            for s in 1..self.symmetries.count() {
-                let need = self.image_needs[s];
-                if mask & need != need {
-                    continue;
-                }
+        let mut rest = among;
+        while rest != 0 {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let need = self.image_needs[s];
+            if mask & need == need {
                 let image = image(s);
                 if image < best.0 {
                     best = (image, s);
@@ -979,6 +1011,7 @@ impl Geometry {
     fn images(&self, mask: u64) -> Images {
         let normalised = self.normalised(mask);
         let mut images = [normalised; MAX_SYMMETRIES];
+        let mut near = 0;
         if self.rules.symmetry {
             for (s, image) in images.iter_mut().enumerate() {
                 let lacking = self
@@ -987,10 +1020,15 @@ impl Geometry {
                     .map(|need| (need & !normalised).count_ones());
                 if s > 0 && lacking.is_some_and(|n| n <= 1) {
                     *image = self.symmetries.image(s, normalised);
+                    near |= 1 << s;
                 }
             }
         }
-        Images { normalised, images }
+        Images {
+            normalised,
+            images,
+            near,
+        }
     }
 
     /// [`Geometry::key`] of the position `parent` describes with the edges
@@ -1008,8 +1046,8 @@ impl Geometry {
             bits &= bits - 1;
             if self.rules.border_edges && self.border_group_of[e] != NO_GROUP {
                 let group = &self.border_groups[usize::from(self.border_group_of[e])];
-                let drawn = group.iter().filter(|&&g| child & 1 << g != 0);
-                e = group[drawn.count()] as usize;
+                let drawn = (child & group.edges).count_ones() as usize;
+                e = (group.first[drawn + 1] & !group.first[drawn]).trailing_zeros() as usize;
             }
             child |= 1 << e;
         }
@@ -1018,7 +1056,9 @@ impl Geometry {
         // needs two edges more, so the child never holds its root there.
         if new.count_ones() == 1 {
             let e = new.trailing_zeros() as usize;
-            return self.least_image(child, |s| parent.images[s] | 1 << self.edge_maps[s][e]);
+            return self.least_image_among(child, parent.near, |s| {
+                parent.images[s] | 1 << self.edge_maps[s][e]
+            });
         }
         self.least_image(child, |s| {
             let lacked = self.image_needs[s] & !parent.normalised;
@@ -1379,11 +1419,9 @@ impl Geometry {
         let mut candidates = free;
         if self.rules.border_edges {
             for group in &self.border_groups {
-                let mut undrawn = group.iter().filter(|&&e| free & 1 << e != 0);
-                undrawn.next();
-                for &e in undrawn {
-                    candidates &= !(1 << e);
-                }
+                // All but the first undrawn one.
+                let undrawn = group.edges & free;
+                candidates &= !(undrawn & undrawn.wrapping_sub(1));
             }
         }
         // Exposure of each non-capturing edge: boxes it gives a third side.
