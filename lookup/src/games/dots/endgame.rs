@@ -1163,8 +1163,8 @@ impl Geometry {
         let mut mask = mask;
         let mut gain = 0;
         // Each capture starts the search again from the first capturable
-        // box, as the order of captures can matter (a capture giving a box
-        // its second side makes the captures into that box loony).
+        // box, as the order of captures can matter: a capture that gives a
+        // box its second side makes a capture into that box no longer free.
         'capture: loop {
             for b in members(sides.three()) {
                 let e = (self.box_masks[usize::from(b)] & !mask).trailing_zeros();
