@@ -3003,7 +3003,7 @@ mod tests {
                 assert_eq!(sides.three(), plain(mask, &|n| n == 3), "{mask:#x}");
                 assert_eq!(sides.four(), plain(mask, &|n| n == 4), "{mask:#x}");
                 assert_eq!(sides.two_or_more(), plain(mask, &|n| n >= 2), "{mask:#x}");
-                assert_eq!(any_capturable(&sides), sides.three() != 0);
+                assert_eq!(any_capturable(&sides), plain(mask, &|n| n == 3) != 0);
                 let listed: Vec<u8> = members(sides.two()).collect();
                 assert!(listed.windows(2).all(|w| w[0] < w[1]));
                 assert_eq!(listed.len(), sides.two().count_ones() as usize);
