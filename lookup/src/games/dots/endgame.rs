@@ -903,6 +903,9 @@ impl Geometry {
         self.box_masks.len()
     }
 
+    /// The drawn sides of box `b`, counted on its own: the plain count the
+    /// tests hold [`Geometry::sides_of`] to.
+    #[cfg(test)]
     fn sides(&self, mask: u64, b: u8) -> u32 {
         (mask & self.box_masks[b as usize]).count_ones()
     }
@@ -1135,6 +1138,11 @@ impl Geometry {
         Sides {
             bits: [a ^ c, ab ^ cd ^ (a & c), ab & cd],
         }
+    }
+
+    /// The boxes not yet claimed, given the boxes' sides.
+    fn unclaimed(&self, sides: &Sides) -> i32 {
+        (self.boxes() - sides.four().count_ones() as usize) as i32
     }
 
     /// Boxes edge `e` completes, given the boxes' sides.
@@ -1477,13 +1485,11 @@ impl Geometry {
             0
         };
         // Every move's value here has the parity of the unclaimed boxes
-        // ([`Rules::margin_parity`]): caps round down to it. Counted only
-        // where there are caps to round.
-        let rounds = self.rules.margin_parity && self.rules.sacrifice_caps;
-        let parity = (rounds && component_count > 0).then(|| {
-            let unclaimed = self.boxes() - sides.four().count_ones() as usize;
-            (unclaimed & 1) as i8
-        });
+        // ([`Rules::margin_parity`]): caps round down to it.
+        let parity = self
+            .rules
+            .margin_parity
+            .then(|| (self.unclaimed(sides) & 1) as i8);
         let mut rest = sets.candidates & sets.once;
         for c in &components[..component_count] {
             rest &= !c.edges;
@@ -1977,7 +1983,8 @@ impl EndgameSolver {
             busy: &[],
             result: Mutex::new(None),
         };
-        Worker::new(&self.geo, &shared, HashMap::new()).simple_loony_value(mask)
+        let sides = self.geo.sides_of(mask);
+        Worker::new(&self.geo, &shared, HashMap::new()).simple_loony_value(mask, &sides)
     }
 }
 
@@ -2255,17 +2262,15 @@ impl<'a> Worker<'a> {
         if mask == geo.full {
             return Ok(0);
         }
-        let claimed = sides.four();
-        let remaining = (geo.boxes() - claimed.count_ones() as usize) as i32;
+        let remaining = geo.unclaimed(sides);
         if remaining <= alpha {
             return Ok(remaining);
         }
         if -remaining >= beta {
             return Ok(-remaining);
         }
-        let all_two_sided = (sides.two() | claimed).count_ones() as usize == geo.boxes();
-        if geo.rules.component_values && all_two_sided {
-            if let Some(v) = self.simple_loony_value(mask) {
+        if geo.rules.component_values {
+            if let Some(v) = self.simple_loony_value(mask, sides) {
                 return Ok(v);
             }
         }
@@ -2509,17 +2514,12 @@ impl<'a> Worker<'a> {
     /// The value of a simple loony endgame (every unclaimed box has two
     /// sides, chains of 3+ and loops of 4+, or chains of any length with
     /// [`Rules::short_chains`]), or `None` for other positions.
-    fn simple_loony_value(&mut self, mask: u64) -> Option<i32> {
+    fn simple_loony_value(&mut self, mask: u64, sides: &Sides) -> Option<i32> {
         let geo = self.geo;
-        let boxes = geo.boxes();
-        let mut open = 0u64; // unclaimed boxes, as a bit set
-        for b in 0..boxes {
-            match geo.sides(mask, b as u8) {
-                2 => open |= 1 << b,
-                4 => {}
-                _ => return None,
-            }
+        if geo.unclaimed(sides) != sides.two().count_ones() as i32 {
+            return None;
         }
+        let open = u64::from(sides.two()); // unclaimed boxes, as a bit set
         let free = geo.full & !mask;
         // The boxes across each free edge of box b (NO_BOX for the border).
         let neighbours = |b: usize| -> [u8; 2] {
