@@ -43,6 +43,16 @@ pub enum Error {
         /// Why not.
         reason: String,
     },
+    /// A live search's transposition table is larger than the memory the
+    /// system would give this process.
+    #[error(
+        "cannot allocate a {} MiB transposition table for the search: ask for a smaller one",
+        .bytes.div_ceil(1 << 20)
+    )]
+    TableMemory {
+        /// The bytes asked for.
+        bytes: u64,
+    },
     /// A live search ran out of its node budget before it knew the answer.
     #[error("unknown within the budget of {budget} nodes")]
     BudgetExhausted {
@@ -128,6 +138,8 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Error::Position(_) => ErrorKind::Position,
+            // The table's size is a parameter of the request.
+            Error::TableMemory { .. } => ErrorKind::Request,
             // A table file that cannot be read is the disk's or the
             // system's failure, not the table's.
             Error::Table(TableError::Read { .. }) => ErrorKind::Io,

@@ -384,6 +384,7 @@ pub struct MoveScores {
     pub moves: Vec<(Score, Score)>,
     /// Why the search stopped before every bound met: the limits
     /// ([`Error::BudgetExhausted`], [`Error::TimeExhausted`],
-    /// [`Error::Cancelled`]).
+    /// [`Error::Cancelled`]), or [`Error::TableMemory`] for a search that
+    /// could not start.
     pub unknown: Option<Error>,
 }

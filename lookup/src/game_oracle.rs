@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::bounds::{BoundedMove, Bounds, ValueBounds};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::format::{Table, TableData, TableError};
 use crate::game::{MoveScores, Probed, SearchLimits, Tabled};
 use crate::search::Search;
@@ -276,6 +276,12 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
             Some(_) => None,
         };
         let (score, at_most, source, move_scores) = match together {
+            // A search that could not start (its table would not fit in
+            // memory) proved nothing.
+            Some(MoveScores {
+                unknown: Some(cause),
+                ..
+            }) if cause.kind() != ErrorKind::Budget => return Err(cause),
             Some(MoveScores {
                 unknown: Some(cause),
                 value,

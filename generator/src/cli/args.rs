@@ -14,6 +14,11 @@ use solvedb_lookup::{GameId, SearchLimits, UnknownGame};
 /// README). `--nodes` changes it, `--no-budget` lifts it.
 pub const DEFAULT_SEARCH_NODES: u64 = 10_000_000;
 
+/// The largest `--table-mib` taken (1 TiB): beyond any machine's memory,
+/// and far enough from `u64::MAX >> 20` that the size in bytes cannot
+/// overflow. A table the system will not give is an error of its own.
+pub const MAX_TABLE_MIB: u64 = 1 << 20;
+
 /// The environment variable naming the tables directory when `--tables`
 /// is not given.
 pub const TABLES_ENV: &str = "SOLVEDB_TABLES";
@@ -47,7 +52,7 @@ pub struct LimitArgs {
     /// 256 for 4x4 and larger without a node budget; with one, 8 bytes a
     /// position it allows, rounded up to a power of two, at least 64: 128
     /// for the default budget).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_TABLE_MIB))]
     table_mib: Option<u64>,
     /// No node budget: search until the answer is known, however long it
     /// takes (`--seconds` still applies if given).

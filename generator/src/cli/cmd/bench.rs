@@ -11,7 +11,7 @@ use solvedb_lookup::{catalogue, with_game};
 
 use crate::bench::{BenchOptions, DEFAULT_POSITIONS, peak_memory, table_sizes};
 use crate::cli::Io;
-use crate::cli::args::{DEFAULT_SEARCH_NODES, TablesArg, Target};
+use crate::cli::args::{DEFAULT_SEARCH_NODES, MAX_TABLE_MIB, TablesArg, Target};
 use crate::games::GeneratorGame;
 use crate::text::seconds;
 
@@ -64,7 +64,7 @@ pub struct Args {
     old_moves: bool,
     /// dots:endgame: memory of each solver's table, in MiB (default: the
     /// solver's, 256 for 4x4 and larger).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_TABLE_MIB))]
     table_mib: Option<u64>,
     /// dots:endgame: switch these rules of the solver now off, to measure
     /// what each gives.

@@ -1867,9 +1867,11 @@ impl EndgameSolver {
     /// # Errors
     ///
     /// [`Error::BudgetExhausted`] or [`Error::TimeExhausted`] when the limits
-    /// run out first: the answer is unknown within the budget.
+    /// run out first: the answer is unknown within the budget;
+    /// [`Error::TableMemory`] when the system will not give the
+    /// transposition table's memory.
     pub fn solve(&mut self, position: Edges) -> Result<Score, Error> {
-        self.table.allocate();
+        self.table.allocate()?;
         self.geo.set_root(position.0);
         let deadline = self.limits.time.map(|t| Instant::now() + t);
         let remaining = self.board.remaining_boxes(position.0) as i32;
@@ -1887,7 +1889,9 @@ impl EndgameSolver {
     /// known when they run out is left as bounds
     /// ([`Analysis::unknown`] says why).
     pub fn analyse(&mut self, position: Edges) -> Analysis {
-        self.table.allocate();
+        // A table that cannot be had leaves every bound open, with why (an
+        // unallocated table holds nothing).
+        let mut unknown = self.table.allocate().err();
         self.geo.set_root(position.0);
         let (started, nodes_before) = (Instant::now(), self.nodes);
         let deadline = self.limits.time.map(|t| started + t);
@@ -1896,8 +1900,7 @@ impl EndgameSolver {
         let mut root = (-remaining, remaining);
         let guess = if remaining % 2 == 0 { 0 } else { -1 };
         let test = |solver: &mut EndgameSolver, t| solver.run(mask, t, t + 1, deadline);
-        let mut unknown = None;
-        if self.limited() {
+        if unknown.is_none() && self.limited() {
             unknown = self.outside_in(&mut root, test).err();
         }
         if unknown.is_none() {
@@ -3173,6 +3176,25 @@ mod tests {
                 .unwrap(),
             -3
         );
+    }
+
+    #[test]
+    fn a_table_beyond_memory_leaves_the_answer_unknown_with_why() {
+        let board = Dots::new(2, 2).unwrap();
+        let mut solver = EndgameSolver::new(board, SearchLimits::default());
+        // 2^63 entries, more than an allocation can ask for (limits size a
+        // table at 2^40 entries at most, which a system may still refuse).
+        solver.table = TranspositionTable::new(63, board.edges());
+        assert!(matches!(
+            solver.solve(board.start()),
+            Err(Error::TableMemory { .. })
+        ));
+        let analysis = solver.analyse(board.start());
+        assert!(matches!(analysis.unknown, Some(Error::TableMemory { .. })));
+        let open = (-4, 4);
+        assert_eq!((analysis.lower, analysis.upper), open);
+        assert_eq!(analysis.moves.len(), board.edges() as usize);
+        assert!(analysis.moves.iter().all(|m| (m.lower, m.upper) == open));
     }
 
     /// A budget sizes the table: room for an entry per position it allows,

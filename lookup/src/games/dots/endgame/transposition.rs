@@ -38,6 +38,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::Error;
+
 /// Entries of one bucket: 32 bytes, half a cache line.
 const WAYS: usize = 4;
 
@@ -63,9 +65,9 @@ pub(super) struct Entry {
 
 /// Zeroed atomic words: `bytemuck`'s zeroed allocation (the system's
 /// calloc, so untouched pages until first use) of a type for which all
-/// zero bits are a valid value.
-fn zeroed_words(count: usize) -> Box<[AtomicU64]> {
-    bytemuck::zeroed_slice_box(count)
+/// zero bits are a valid value; `None` where the system refuses them.
+fn zeroed_words(count: usize) -> Option<Box<[AtomicU64]>> {
+    bytemuck::try_zeroed_slice_box(count).ok()
 }
 
 #[derive(Debug)]
@@ -94,7 +96,10 @@ impl TranspositionTable {
     pub fn bytes(entry_bits: u32, key_bits: u32) -> u64 {
         let bucket_bits = entry_bits.saturating_sub(WAYS.ilog2());
         let wide = key_bits.saturating_sub(bucket_bits) + DATA_BITS > 64;
-        (8 << u64::from(wide)) << entry_bits
+        // Saturating: a size beyond u64 is beyond any memory anyway.
+        1u64.checked_shl(entry_bits)
+            .and_then(|entries| entries.checked_mul(8 << u64::from(wide)))
+            .unwrap_or(u64::MAX)
     }
 
     /// An unallocated table of `2^entry_bits` entries (at least one bucket)
@@ -120,16 +125,31 @@ impl TranspositionTable {
 
     /// Allocates the table on first use, backed by huge pages where asked
     /// and the kernel agrees.
-    pub fn allocate(&mut self) {
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TableMemory`] where the system will not give the memory
+    /// (the table stays unallocated).
+    pub fn allocate(&mut self) -> Result<(), Error> {
         if self.words.is_empty() {
+            let refused = || Error::TableMemory {
+                bytes: TranspositionTable::bytes(self.entry_bits(), self.key_bits),
+            };
             // A cache line's worth more, to start entry 0 on a line.
-            let words = (WAYS << self.bucket_bits) + CACHE_LINE / 8;
-            self.words = zeroed_words(words);
+            let words = 1usize
+                .checked_shl(self.bucket_bits)
+                .and_then(|buckets| buckets.checked_mul(WAYS))
+                .and_then(|words| words.checked_add(CACHE_LINE / 8))
+                .ok_or_else(refused)?;
+            let keys = if self.wide() {
+                zeroed_words(words).ok_or_else(refused)?
+            } else {
+                Box::new([])
+            };
+            self.words = zeroed_words(words).ok_or_else(refused)?;
+            self.keys = keys;
             let address = self.words.as_ptr() as usize;
             self.first = (address.next_multiple_of(CACHE_LINE) - address) / 8;
-            if self.wide() {
-                self.keys = zeroed_words(words);
-            }
             if self.huge_pages
                 && std::mem::size_of_val(&*self.words) >= crate::mapping::HUGE_PAGES_FROM
             {
@@ -137,6 +157,7 @@ impl TranspositionTable {
                 crate::mapping::advise_huge_pages(&self.keys);
             }
         }
+        Ok(())
     }
 
     /// Whether [`allocate`](TranspositionTable::allocate) asks for huge
@@ -288,6 +309,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_table_beyond_memory_is_an_error_not_a_panic() {
+        // 2^63 entries: more bytes than an allocation can ask for.
+        let mut table = TranspositionTable::new(63, 64);
+        let error = table.allocate().unwrap_err();
+        assert!(
+            matches!(error, Error::TableMemory { bytes } if bytes == u64::MAX),
+            "{error:?}"
+        );
+        assert_eq!(error.kind(), crate::ErrorKind::Request);
+        assert!(table.words.is_empty());
+        // A table that fits is allocated as before.
+        let mut table = TranspositionTable::new(6, 12);
+        table.allocate().unwrap();
+        assert!(table.probe(5).is_none());
+    }
+
+    #[test]
     fn bucket_and_quotient_name_one_key() {
         // Every 12-bit key, in a table of 2^6 entries: distinct places.
         let table = TranspositionTable::new(6, 12);
@@ -301,7 +339,7 @@ mod tests {
     fn entries_round_trip_and_narrow() {
         for (entry_bits, key_bits) in [(8, 40), (4, 60), (16, 4)] {
             let mut table = TranspositionTable::new(entry_bits, key_bits);
-            table.allocate();
+            table.allocate().unwrap();
             let key = (1 << key_bits) - 3;
             assert_eq!(table.probe(key), None);
             let entry = Entry {
@@ -331,7 +369,7 @@ mod tests {
     fn a_full_bucket_gives_up_its_least_work() {
         // One bucket: five keys, the one of least work goes.
         let mut table = TranspositionTable::new(2, 30);
-        table.allocate();
+        table.allocate().unwrap();
         let entry = Entry {
             lower: 0,
             upper: 0,
