@@ -75,9 +75,10 @@ fn to_py_err(error: LookupError) -> PyErr {
         ErrorKind::Unsupported => UnsupportedGame::new_err(message),
         ErrorKind::Budget => BudgetExhausted::new_err(message),
         ErrorKind::Io => IoError::new_err(message),
-        // No call of the Oracle makes a request error (that kind is for the
-        // faces that parse requests), and `ErrorKind` is non-exhaustive: any
-        // other kind is still a `solvedb.Error`.
+        // A request error reaches here only where a live search's table
+        // would not fit in memory (`TableMemory`; that kind is otherwise for
+        // the faces that parse requests), and `ErrorKind` is non-exhaustive:
+        // any other kind is still a `solvedb.Error`.
         _ => Error::new_err(message),
     }
 }
