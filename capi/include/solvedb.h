@@ -9,25 +9,21 @@
  * Link with -lsolvedb_capi (libsolvedb_capi.so / .dylib, solvedb_capi.dll),
  * built by `cargo build --release -p solvedb-capi` (into target/release).
  *
- * Games and notation (the names and notation of `solvedb probe`):
- *   "tictactoe"  nine cells 'X', 'O' or '.', row by row, '/' between rows
- *                allowed: "X../.O./..."; moves are cells "0".."8"; a
- *                position may also be the moves from the start: "4 0".
- *   "tictactoe:4x4"  four in a row on 4x4: sixteen cells, row by row, '/'
- *                between rows allowed, or the moves from the start: "5 0";
- *                moves are cells "0".."15".
- *   "cube"       3x3x3: 27 cells, '/' between rows, "//" between layers
- *                allowed; moves are cells "0".."26" (x + 3y + 9z); or the
- *                moves from the start: "13 0".
- *   "qubic"      4x4x4: 64 cells, '/' between rows, "//" between layers
- *                allowed; moves are cells "0".."63" (x + 4y + 16z); or the
- *                moves from the start: "21 0". No table: every answer is a
- *                live search within the budget (SOLVEDB_ERR_UNKNOWN_WITHIN_BUDGET
- *                past it).
+ * Games and notation: solvedb_games() lists every game this library
+ * answers, one per line: the name queries take, a tab, its title, a tab, and
+ * how its positions are written (the text of `solvedb probe --help`). Two
+ * families of notation:
+ *   X and O games ("tictactoe", "tictactoe:4x4", "cube", "qubic", ...):
+ *                one character 'X', 'O' or '.' per cell, row by row and
+ *                layer by layer, '/' between rows allowed ("X../.O./..."), or
+ *                the moves from the start ("4 0"); moves are cell numbers.
  *   "dots:MxN"   dots-and-boxes, M rows by N columns of boxes: "MxN:" and
  *                one '0'/'1' per edge, or "MxN:" and moves ("2x2:h0,0 v1,2").
  *                A board this build cannot answer (more than 63 edges) is
  *                SOLVEDB_ERR_UNSUPPORTED_GAME, like an unknown game name.
+ * A game without a table in the directory (Qubic beyond its strategy's
+ * positions, dots boards past the shipped ones) is answered by a live search
+ * within the budget (SOLVEDB_ERR_UNKNOWN_WITHIN_BUDGET past it).
  *
  * Values are always for the side to move (a move's value: for the player who
  * makes it). Tic-tac-toe, the cube and Qubic have outcomes (win, draw or loss and
@@ -197,6 +193,13 @@ solvedb_status solvedb_best_move(const solvedb *db, const char *game,
  * the next failing call on the same thread; successful calls leave it alone.
  */
 const char *solvedb_last_error(void);
+
+/*
+ * Every game this library answers, one per line ("name\ttitle\tnotation\n"),
+ * in the order the command and the page list them. Never NULL; the string
+ * belongs to solvedb and stays valid for the life of the process.
+ */
+const char *solvedb_games(void);
 
 #ifdef __cplusplus
 }

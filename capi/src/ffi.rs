@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use solvedb_lookup::Oracle;
 
-use crate::{Failure, Handle, Move, Status, Value, guarded, last_error_ptr};
+use crate::{Failure, Handle, Move, Status, Value, games_text, guarded, last_error_ptr};
 
 /// The failure for a NULL `what`.
 fn null(what: &str) -> Failure {
@@ -278,4 +278,13 @@ pub unsafe extern "C" fn solvedb_best_move(
 #[unsafe(no_mangle)]
 pub extern "C" fn solvedb_last_error() -> *const c_char {
     last_error_ptr()
+}
+
+/// Every game this library answers, one per line: its name (what the
+/// queries take), a tab, its title, a tab, and how its positions are
+/// written. A static string: never freed, valid for the life of the
+/// process.
+#[unsafe(no_mangle)]
+pub extern "C" fn solvedb_games() -> *const c_char {
+    games_text().as_ptr()
 }

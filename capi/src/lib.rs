@@ -51,9 +51,12 @@
 #![deny(missing_docs)]
 
 use std::cell::RefCell;
-use std::ffi::{CString, c_char};
+use std::ffi::{CStr, CString, c_char};
+use std::sync::OnceLock;
 
-use solvedb_lookup::{AnyValue, Error, ErrorKind, GameId, MoveReport, Oracle, Report, Source, Wdl};
+use solvedb_lookup::{
+    AnyValue, Error, ErrorKind, GameId, MoveReport, Oracle, Report, Source, Wdl, catalogue,
+};
 
 mod ffi;
 
@@ -305,6 +308,31 @@ pub(crate) fn guarded(body: impl FnOnce() -> Result<(), Failure>) -> Status {
     };
     set_last_error(&failure.message);
     failure.status
+}
+
+/// The games this library answers, as `solvedb_games` gives them to C:
+/// one line per game of the catalogue, in its order — the name queries
+/// take, a tab, the title people read, a tab, and how its positions are
+/// written (the text of `solvedb probe --help`) — each line ending in
+/// `\n`. Built once; the pointer stays valid for the life of the process.
+pub fn games_text() -> &'static CStr {
+    static TEXT: OnceLock<CString> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let lines: String = catalogue()
+            .iter()
+            .map(|game| {
+                format!(
+                    "{}\t{}\t{}\n",
+                    game.name(),
+                    game.title,
+                    game.board.notation_help()
+                )
+            })
+            .collect();
+        // The catalogue's texts hold no NUL byte; were one there, the list
+        // would be empty rather than cut.
+        CString::new(lines).unwrap_or_default()
+    })
 }
 
 /// Keeps `message` as this thread's last error.

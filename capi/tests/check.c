@@ -285,6 +285,8 @@ static void answer(const solvedb *db, const char *want, const char *game,
         }
         printf("best %s ", moves[0].name);
         print_value(&moves[0].value);
+    } else if (strcmp(want, "games") == 0) {
+        fputs(solvedb_games(), stdout);
     } else {
         printf("error unknown-want: %s\n", want);
     }

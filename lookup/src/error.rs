@@ -140,10 +140,7 @@ impl Error {
             Error::Position(_) => ErrorKind::Position,
             // The table's size is a parameter of the request.
             Error::TableMemory { .. } => ErrorKind::Request,
-            // A table file that cannot be read is the disk's or the
-            // system's failure, not the table's.
-            Error::Table(TableError::Read { .. }) => ErrorKind::Io,
-            Error::Table(_) => ErrorKind::Table,
+            Error::Table(e) => table_error_kind(e),
             Error::Io { .. } | Error::NotADirectory { .. } => ErrorKind::Io,
             Error::UnknownGame(_) | Error::Unsupported { .. } => ErrorKind::Unsupported,
             Error::BudgetExhausted { .. } | Error::TimeExhausted { .. } | Error::Cancelled => {
@@ -153,6 +150,32 @@ impl Error {
         }
     }
 
+    /// The kind of the first error of the library in a chain of causes
+    /// (an `anyhow` error's `chain()`, or `source()` links): an [`Error`],
+    /// or one of the errors it wraps met on its own ([`PositionError`],
+    /// [`TableError`], [`UnknownGame`], an [`io::Error`]). `None` when the
+    /// chain holds none. The command line maps its failures through this,
+    /// so that a wrapped error has the kind [`Error::kind`] gives it.
+    pub fn kind_in_chain<'a>(
+        chain: impl IntoIterator<Item = &'a (dyn std::error::Error + 'static)>,
+    ) -> Option<ErrorKind> {
+        chain.into_iter().find_map(|cause| {
+            if let Some(e) = cause.downcast_ref::<Error>() {
+                Some(e.kind())
+            } else if cause.is::<PositionError>() {
+                Some(ErrorKind::Position)
+            } else if let Some(e) = cause.downcast_ref::<TableError>() {
+                Some(table_error_kind(e))
+            } else if cause.is::<UnknownGame>() {
+                Some(ErrorKind::Unsupported)
+            } else if cause.is::<io::Error>() {
+                Some(ErrorKind::Io)
+            } else {
+                None
+            }
+        })
+    }
+
     /// The bounds a search proved before it stopped, where it proved any
     /// ([`Error::Bounded`]).
     pub fn bounds(&self) -> Option<&Bounds> {
@@ -160,6 +183,16 @@ impl Error {
             Error::Bounded { bounds, .. } => Some(bounds),
             _ => None,
         }
+    }
+}
+
+/// The kind of a table error: one that could not be read from disk is the
+/// disk's or the system's failure ([`ErrorKind::Io`]), every other one the
+/// table's.
+fn table_error_kind(error: &TableError) -> ErrorKind {
+    match error {
+        TableError::Read { .. } => ErrorKind::Io,
+        _ => ErrorKind::Table,
     }
 }
 

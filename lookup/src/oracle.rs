@@ -251,22 +251,6 @@ impl Oracle {
         Oracle::new(dir, Opener::Memory)
     }
 
-    /// The old name of [`open_in_memory`](Oracle::open_in_memory), which
-    /// reads whole tables; [`open`](Oracle::open) reads only what probes
-    /// need.
-    ///
-    /// # Errors
-    ///
-    /// As [`open`](Oracle::open).
-    #[deprecated(
-        since = "0.1.0",
-        note = "reads whole tables: use Oracle::open (blocks on demand) or, to keep \
-                them in memory, Oracle::open_in_memory"
-    )]
-    pub fn open_reading(dir: &Path) -> Result<Oracle, Error> {
-        Oracle::open_in_memory(dir)
-    }
-
     /// An oracle over the tables in `dir`, mapping each file on first use.
     /// No face of solvedb maps (see `docs/tables-on-demand.md`: positioned
     /// reads measured as fast, and a mapping turns a truncated file into

@@ -217,11 +217,6 @@ impl Want {
             _ => None,
         }
     }
-
-    /// Whether the answer needs every move's value.
-    pub fn needs_moves(self) -> bool {
-        self != Want::Value
-    }
 }
 
 /// The JSON error object every face prints: `{"error":"...","kind":"..."}`,

@@ -393,3 +393,58 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// The layers a code map lists for a crate's top-level modules, top first:
+/// one per row of the Markdown table that follows the line `heading`
+/// (up to the next heading), each the names written in backticks in the
+/// row's first cell (`value.rs`, `format/`: the module `value`, `format`).
+pub fn documented_layers(map: &str, heading: &str) -> Vec<Vec<String>> {
+    let section = map
+        .split_once(&format!("\n{heading}"))
+        .map_or("", |(_, rest)| rest.split("\n#").next().unwrap_or(""));
+    section
+        .lines()
+        .filter_map(|line| line.strip_prefix('|')?.split('|').next())
+        .map(|cell| {
+            cell.split('`')
+                .skip(1)
+                .step_by(2)
+                .map(|name| {
+                    let name = name.trim_end_matches('/');
+                    name.strip_suffix(".rs").unwrap_or(name).to_owned()
+                })
+                .collect::<Vec<_>>()
+        })
+        .filter(|names| !names.is_empty())
+        .collect()
+}
+
+/// Where the top-level modules of the crate in `src` break the order of
+/// `layers` (top first): every module of the crate must be in a layer,
+/// and a module may use only those of its own layer or of layers above it.
+/// Each problem is a line; empty when the code keeps the order.
+pub fn layer_violations(src: &Path, layers: &[Vec<String>]) -> Vec<String> {
+    let layer_of: BTreeMap<&str, usize> = layers
+        .iter()
+        .enumerate()
+        .flat_map(|(i, names)| names.iter().map(move |name| (name.as_str(), i)))
+        .collect();
+    let mut problems: Vec<String> = modules(src)
+        .keys()
+        .filter(|module| module.len() == 1 && !layer_of.contains_key(module[0].as_str()))
+        .map(|module| format!("{} is in no layer", module[0]))
+        .collect();
+    for (parent, from, to) in sibling_edges(src) {
+        if !parent.is_empty() {
+            continue;
+        }
+        if let (Some(&at), Some(&used)) = (layer_of.get(from.as_str()), layer_of.get(to.as_str()))
+            && used > at
+        {
+            problems.push(format!(
+                "{from} (layer {at}) uses {to}, of a layer below it ({used})"
+            ));
+        }
+    }
+    problems
+}

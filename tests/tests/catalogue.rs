@@ -1,8 +1,9 @@
 //! Every face offers every game of the catalogue, and each derives its list
 //! from it: the command line's help and `build all`, `probe`/`search` and
 //! `serve --stdio`, the fuzzer, `/api/v1/games` and rooms. (The page builds
-//! its menu from `/api/v1/games`, tested in the browser tests; the C header
-//! and the Python package check their lists in their own tests.) A game
+//! its menu from `/api/v1/games`, tested in the browser tests; C programs
+//! read `solvedb_games()` and the Python package `games()`, each checked
+//! against the catalogue in their own tests.) A game
 //! added to the catalogue but missed by a face fails here.
 
 use serde_json::Value;

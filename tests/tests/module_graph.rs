@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use solvedb_tests::module_graph::{cycles, sibling_edges};
+use solvedb_tests::module_graph::{cycles, documented_layers, layer_violations, sibling_edges};
 
 #[test]
 fn no_module_imports_a_module_that_imports_it_back() {
@@ -32,4 +32,22 @@ fn no_module_imports_a_module_that_imports_it_back() {
         found.extend(cycles(&root.join(krate).join("src")));
     }
     assert!(found.is_empty(), "import cycles:\n{}", found.join("\n"));
+}
+
+/// ARCHITECTURE.md lists the library's modules in layers, each using only
+/// the ones above it (or beside it in its row): the code keeps that order,
+/// and every module is listed.
+#[test]
+fn the_library_keeps_the_layers_architecture_md_lists() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let layers = documented_layers(&map, "### `lookup/src`");
+    // The parse sees the table: its first layer holds the values.
+    assert!(layers.len() > 5, "{layers:?}");
+    let problems = layer_violations(&root.join("lookup/src"), &layers);
+    assert!(
+        problems.is_empty(),
+        "lookup/src against ARCHITECTURE.md's layers:\n{}",
+        problems.join("\n")
+    );
 }

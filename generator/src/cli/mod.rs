@@ -19,7 +19,7 @@ use std::io::{self, BufRead, Write};
 
 use clap::{ColorChoice, FromArgMatches};
 use solvedb_lookup::{
-    Error, ErrorKind, PositionError, TableError, UnknownGame, bounds_json, error_json,
+    Error, ErrorKind, UnknownGame, bounds_json, error_json,
 };
 
 pub use app::clap_command;
@@ -44,23 +44,9 @@ pub fn exit_code(kind: ErrorKind) -> i32 {
 }
 
 /// The kind of a command's failure: that of the first library error in its
-/// chain of causes, `None` if there is none.
+/// chain of causes ([`Error::kind_in_chain`]), `None` if there is none.
 fn failure_kind(error: &anyhow::Error) -> Option<ErrorKind> {
-    error.chain().find_map(|cause| {
-        if let Some(e) = cause.downcast_ref::<Error>() {
-            Some(e.kind())
-        } else if cause.is::<PositionError>() {
-            Some(ErrorKind::Position)
-        } else if cause.is::<TableError>() {
-            Some(ErrorKind::Table)
-        } else if cause.is::<UnknownGame>() {
-            Some(ErrorKind::Unsupported)
-        } else if cause.is::<io::Error>() {
-            Some(ErrorKind::Io)
-        } else {
-            None
-        }
-    })
+    Error::kind_in_chain(error.chain())
 }
 
 /// The exit codes, as `--help` and the README list them: one line per

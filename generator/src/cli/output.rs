@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::Value as Json;
 use solvedb_lookup::{
-    AnyValue, Bounds, Error, Game, Oracle, Report, SearchLimits, Source, TablePlan, ValueBounds,
+    AnyValue, Bounds, Error, Game, GameId, Oracle, Report, SearchLimits, Source, TablePlan, ValueBounds,
     Wdl, with_game,
 };
 
@@ -100,21 +100,31 @@ pub(super) fn report_line(report: &Report, line: Option<Vec<String>>, paint: Pai
     text
 }
 
+/// The picture of a position of `game` ([`Game::picture`]), read from its
+/// notation.
+///
+/// # Errors
+///
+/// A board no build answers, or a malformed or illegal position.
+pub(super) fn picture_of(game: GameId, position: &str) -> Result<String, Error> {
+    with_game!(game, g => g
+        .parse(position)
+        .map(|p| g.picture(p))
+        .map_err(Error::from))
+}
+
 /// The full text answer: the picture of the board, the position and side
 /// to move, the value and where it came from, every move's value, and the
 /// best line when asked for.
 pub(super) fn print_report(
     oracle: &Oracle,
     report: &Report,
+    picture: &str,
     line: Option<Vec<String>>,
     out: &mut dyn Write,
     paint: Paint,
 ) -> Result<()> {
-    let picture = with_game!(report.game, g => g
-        .parse(&report.position)
-        .map(|p| g.picture(p))
-        .map_err(Error::from))?;
-    writeln!(out, "{}", paint.picture(&picture))?;
+    writeln!(out, "{}", paint.picture(picture))?;
     match report.to_move {
         Some(side) => writeln!(out, "position {} ({side} to move)", report.position)?,
         None => writeln!(out, "position {}", report.position)?,

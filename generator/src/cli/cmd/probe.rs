@@ -6,13 +6,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use serde_json::Value as Json;
-use solvedb_lookup::{
-    Error, Game, GameId, InputLine, Oracle, TablePlan, bounds_json, error_json, read_line,
-    with_game,
-};
+use solvedb_lookup::{GameId, InputLine, Oracle, TablePlan, bounds_json, error_json, read_line};
 
 use crate::cli::args::{LimitArgs, OutputArgs, TABLES_ENV, TablesArg};
-use crate::cli::output::{budget_words, print_report, report_json, report_line};
+use crate::cli::output::{budget_words, picture_of, print_report, report_json, report_line};
 use crate::cli::{Io, exit_code};
 use crate::text::seconds;
 
@@ -43,48 +40,48 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<i32> {
     let oracle = Oracle::open(&tables)
         .with_context(|| format!("opening tables directory {}", tables.display()))?
         .with_search_limits(limits.limits());
-    // A board no build answers, or a bad position, is refused before the
-    // notice.
-    with_game!(game, g => match position.as_str() {
-        "-" => Ok(()),
-        text => g.parse(text).map(drop).map_err(Error::from),
-    })
-    .with_context(|| format!("probing {game} position {position:?}"))?;
-    if game.info().table == TablePlan::Unavailable {
-        writeln!(
-            io.err,
-            "solvedb: {game} has no table format yet: searching exactly, {}",
-            budget_words(oracle.limits())
-        )?;
-    } else if !oracle.has_table(game) {
-        let dir = std::path::absolute(&tables).unwrap_or(tables.clone());
-        writeln!(
-            io.err,
-            "solvedb: no {game} table in {} (no file {}): searching exactly, {}; \
-             --tables DIR or ${TABLES_ENV} names another directory",
-            dir.display(),
-            game.table_file_name(),
-            budget_words(oracle.limits())
-        )?;
-    }
-    answer(&oracle, game, &position, output, io)
+    let notice = |io: &mut Io<'_>| -> Result<()> {
+        if game.info().table == TablePlan::Unavailable {
+            writeln!(
+                io.err,
+                "solvedb: {game} has no table format yet: searching exactly, {}",
+                budget_words(oracle.limits())
+            )?;
+        } else if !oracle.has_table(game) {
+            let dir = std::path::absolute(&tables).unwrap_or(tables.clone());
+            writeln!(
+                io.err,
+                "solvedb: no {game} table in {} (no file {}): searching exactly, {}; \
+                 --tables DIR or ${TABLES_ENV} names another directory",
+                dir.display(),
+                game.table_file_name(),
+                budget_words(oracle.limits())
+            )?;
+        }
+        Ok(())
+    };
+    answer(&oracle, game, &position, output, io, notice)
 }
 
 /// `probe` and `search`: one position, or with `-` one per line of standard
-/// input, answered by `oracle`. Returns the exit code: 0, or for bulk input
-/// that of the first line that failed.
+/// input, answered by `oracle`. `notice` prints what the user should know
+/// before a search starts; a single position is read first, so that a
+/// board no build answers or a bad position is refused before it. Returns
+/// the exit code: 0, or for bulk input that of the first line that failed.
 pub(super) fn answer(
     oracle: &Oracle,
     game: GameId,
     position: &str,
     output: OutputArgs,
     io: &mut Io<'_>,
+    notice: impl FnOnce(&mut Io<'_>) -> Result<()>,
 ) -> Result<i32> {
+    let context = || format!("probing {game} position {position:?}");
     if position != "-" {
+        let picture = picture_of(game, position).with_context(context)?;
+        notice(io)?;
         let started = Instant::now();
-        let report = oracle
-            .moves(game, position)
-            .with_context(|| format!("probing {game} position {position:?}"))?;
+        let report = oracle.moves(game, position).with_context(context)?;
         let line = match output.pv {
             true => Some(oracle.mainline(game, position)?.moves),
             false => None,
@@ -93,13 +90,14 @@ pub(super) fn answer(
         if output.json {
             writeln!(io.out, "{}", report_json(&report, line))?;
         } else {
-            print_report(oracle, &report, line, &mut *io.out, io.paint)?;
+            print_report(oracle, &report, &picture, line, &mut *io.out, io.paint)?;
             if oracle.dir().is_none() {
                 writeln!(io.out, "searched in {}", seconds(elapsed))?;
             }
         }
         return Ok(0);
     }
+    notice(io)?;
     let mut code = 0;
     let mut buffer = Vec::new();
     while let Some(line) = read_line(&mut io.input, &mut buffer)? {
