@@ -14,9 +14,8 @@
 //! odd while the frame is rewritten, read before and after the entries),
 //! and its bytes are atomics read with relaxed loads, so a reader that
 //! overlaps a rewrite sees a changed version and takes the miss path, which
-//! decodes the block itself. (An `Arc` per block under an atomic swap, the
-//! first version of this cache, made every warm probe 8–15 ns slower: two
-//! atomic read-modify-writes per hit.)
+//! decodes the block itself. (An `Arc` per block under an atomic swap would
+//! cost two atomic read-modify-writes per hit.)
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering, fence};
