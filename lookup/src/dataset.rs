@@ -39,8 +39,8 @@ use crate::error::Error;
 use crate::format::{Table, TableData, TableError};
 use crate::game::Tabled;
 use crate::game_oracle::GameOracle;
+use crate::rng::Rng;
 use crate::stop::Stop;
-use crate::testkit::Rng;
 use crate::value::{AnyValue, Wdl};
 
 /// Rows of values, column by column (see the [module

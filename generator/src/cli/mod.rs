@@ -18,9 +18,7 @@ use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
 use clap::{ColorChoice, FromArgMatches};
-use solvedb_lookup::{
-    Error, ErrorKind, UnknownGame, bounds_json, error_json,
-};
+use solvedb_lookup::{Error, ErrorKind, UnknownGame, bounds_json, error_json};
 
 pub use app::clap_command;
 pub use args::{DEFAULT_SEARCH_NODES, TABLES_ENV};

@@ -8,8 +8,8 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::Value as Json;
 use solvedb_lookup::{
-    AnyValue, Bounds, Error, Game, GameId, Oracle, Report, SearchLimits, Source, TablePlan, ValueBounds,
-    Wdl, with_game,
+    AnyValue, Bounds, Error, Game, GameId, Oracle, Report, SearchLimits, Source, TablePlan,
+    ValueBounds, Wdl, with_game,
 };
 
 use crate::build::LayerCount;

@@ -23,5 +23,7 @@ pub struct Args {
 
 pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<i32> {
     let oracle = Oracle::search_only().with_search_limits(args.limits.limits());
-    answer(&oracle, args.game, &args.position, args.output, io, |_| Ok(()))
+    answer(&oracle, args.game, &args.position, args.output, io, |_| {
+        Ok(())
+    })
 }
