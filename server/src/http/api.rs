@@ -114,9 +114,9 @@ impl Drop for CancelOnDrop {
 
 /// Runs `ask` on the oracle. A game with a table is answered in place; a
 /// game without one is searched on a blocking thread, once the request
-/// has one of the few search slots ([`SearchSlots`]), under one [`Stop`]
+/// has one of the few search slots ([`SearchSlots`](super::search_slots::SearchSlots)), under one [`Stop`]
 /// for everything `ask` searches: the request's deadline
-/// ([`ServerLimits::search_time`]) and node budget, cancelled when the
+/// ([`ServerLimits::search_time`](super::limits::ServerLimits::search_time)) and node budget, cancelled when the
 /// request ends (its future is dropped: the client left, or its time ran
 /// out), so no search outlives its request.
 pub async fn ask<T: Send + 'static>(

@@ -2,7 +2,7 @@
 //! hyper over tokio, with one [`Oracle`](solvedb_lookup::Oracle) shared by
 //! every request.
 //!
-//! - [`router`](routes::router) composes the areas: the API under
+//! - [`router`] composes the areas: the API under
 //!   `/api/v1` ([`api`]), the page and its assets ([`page`]), rooms
 //!   ([`room_routes`]), games against the computer ([`session_routes`]) and
 //!   the leaderboard ([`leaderboard`]), each one `merge`, inside the

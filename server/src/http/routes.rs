@@ -1,4 +1,4 @@
-//! [`router`]: every area of the server inside the [`layers`](super::layers)
+//! [`router`]: every area of the server inside the [`layers`]
 //! that bound every request and refuse writes from other sites.
 
 use axum::Router;
