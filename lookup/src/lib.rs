@@ -114,6 +114,7 @@ pub use oracle::{Oracle, Positions};
 pub use report::{
     Mainline, MoveReport, Report, Want, bounds_json, error_json, error_json_of, mainline, report,
 };
+pub use rng::Rng;
 pub use search::Search;
 pub use stop::Stop;
 pub use value::{AnyValue, Margin, Outcome, Score, Transition, WIN_SCORE, Wdl};

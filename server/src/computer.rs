@@ -14,8 +14,7 @@
 //! the search's horizon. Everything else — moves, turns, boxes, the end —
 //! comes from the game's own rules ([`with_game!`]).
 
-use solvedb_lookup::testkit::Rng;
-use solvedb_lookup::{BoardShape, Error, Game, GameId, Score, with_game};
+use solvedb_lookup::{BoardShape, Error, Game, GameId, Rng, Score, with_game};
 
 /// A level of the computer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

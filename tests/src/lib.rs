@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: independent reference
 //! implementations that share no code with the library they check.
 
+pub mod explorer;
 pub mod module_graph;
 pub mod plain_qubic;
 pub mod plain_tictactoe;

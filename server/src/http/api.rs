@@ -17,7 +17,7 @@
 //!   columns of boxes), the names of its sides, its start position and
 //!   whether a table answers it. The page keeps no list of its own.
 //!
-//! Errors are the `serve --stdio` error object with [`status_of`](super::status_of)
+//! Errors are the `serve --stdio` error object with [`status_of`]
 //! its kind's status. A probe whose live search ran out of its limits
 //! having proved bounds (dots-and-boxes) is the error of kind `budget` with
 //! `"bounds"` added ([`bounds_json`](solvedb_lookup::bounds_json)).
@@ -28,18 +28,16 @@ use axum::extract::{Query, State};
 use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use serde_json::{Value as Json, json};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
-
+use serde_json::Value as Json;
 use solvedb_lookup::{
-    BoardShape, Error, ErrorKind, Game, GameId, GameInfo, Oracle, PositionError, Stop, Want,
-    catalogue, error_json_of, with_game,
+    Error, ErrorKind, Game, GameId, GameInfo, Oracle, PositionError, Report, Stop, Want, catalogue,
+    error_json_of, with_game,
 };
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::{ApiError, AppState, MAX_QUERY_BYTES, ServerLimits};
+use super::error::{ApiError, status_of};
+use super::limits::MAX_QUERY_BYTES;
+use super::response::{BoardView, CheckRefused, Checked, GameEntry, GameList};
+use super::state::AppState;
 
 /// The API's routes.
 pub fn router() -> Router<AppState> {
@@ -56,23 +54,11 @@ pub fn explorer_games() -> impl Iterator<Item = &'static GameInfo> {
     catalogue().iter().filter(|game| game.explorer)
 }
 
-/// A board as `/api/v1/games` sends it: its kind and size.
-fn board_json(board: BoardShape) -> Json {
-    match board {
-        BoardShape::Grid { size } | BoardShape::Layers { size } => {
-            json!({"kind": board.kind().as_str(), "size": size})
-        }
-        BoardShape::Dots { rows, cols } => {
-            json!({"kind": board.kind().as_str(), "rows": rows, "cols": cols})
-        }
-    }
-}
-
 /// A query's parameters, checked: only the names a route knows, each once.
-pub(super) struct Params(Vec<(String, String)>);
+pub(crate) struct Params(Vec<(String, String)>);
 
 impl Params {
-    pub(super) fn read(
+    pub(crate) fn read(
         uri: &Uri,
         query: Result<Query<Vec<(String, String)>>, QueryRejection>,
         known: &[&str],
@@ -99,7 +85,7 @@ impl Params {
         Ok(Params(pairs))
     }
 
-    pub(super) fn get(&self, name: &str) -> Option<&str> {
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
             .find(|(n, _)| n == name)
@@ -116,23 +102,6 @@ impl Params {
     }
 }
 
-/// Slots for live searches, and the few requests that may wait for one.
-#[derive(Debug)]
-pub struct SearchSlots {
-    slots: Arc<Semaphore>,
-    waiting: AtomicUsize,
-    max_waiting: usize,
-}
-
-/// Counts a request as waiting for a slot while it lives.
-struct Waiting<'a>(&'a AtomicUsize);
-
-impl Drop for Waiting<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
 /// Cancels a request's searches when the request's future is dropped: the
 /// client went away, or the request ran out of time.
 struct CancelOnDrop(Stop);
@@ -143,60 +112,11 @@ impl Drop for CancelOnDrop {
     }
 }
 
-fn busy(message: String) -> ApiError {
-    ApiError {
-        kind: ErrorKind::Budget,
-        message,
-    }
-}
-
-impl SearchSlots {
-    /// [`ServerLimits::searches`] slots and room for
-    /// [`ServerLimits::search_queue`] requests to wait.
-    pub fn new(limits: &ServerLimits) -> SearchSlots {
-        SearchSlots {
-            slots: Arc::new(Semaphore::new(limits.searches.max(1))),
-            waiting: AtomicUsize::new(0),
-            max_waiting: limits.search_queue,
-        }
-    }
-
-    /// Requests waiting for a slot now.
-    pub fn waiting(&self) -> usize {
-        self.waiting.load(Ordering::SeqCst)
-    }
-
-    /// A slot at once if one is free; else a place in the queue and a slot
-    /// within `wait`; else an error of kind `budget` — at once when the
-    /// queue is full.
-    async fn admit(&self, wait: Duration) -> Result<OwnedSemaphorePermit, ApiError> {
-        if let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
-            return Ok(permit);
-        }
-        if self.waiting.fetch_add(1, Ordering::SeqCst) >= self.max_waiting {
-            self.waiting.fetch_sub(1, Ordering::SeqCst);
-            return Err(busy(format!(
-                "unknown within the budget: every search slot is busy and {} requests wait \
-                 for one: try again shortly",
-                self.max_waiting
-            )));
-        }
-        let _waiting = Waiting(&self.waiting);
-        match tokio::time::timeout(wait, Arc::clone(&self.slots).acquire_owned()).await {
-            Ok(Ok(permit)) => Ok(permit),
-            _ => Err(busy(format!(
-                "unknown within the budget: every search slot stayed busy for {} s",
-                wait.as_secs_f64()
-            ))),
-        }
-    }
-}
-
 /// Runs `ask` on the oracle. A game with a table is answered in place; a
 /// game without one is searched on a blocking thread, once the request
-/// has one of the few search slots ([`SearchSlots`]), under one [`Stop`]
+/// has one of the few search slots ([`SearchSlots`](super::search_slots::SearchSlots)), under one [`Stop`]
 /// for everything `ask` searches: the request's deadline
-/// ([`ServerLimits::search_time`]) and node budget, cancelled when the
+/// ([`ServerLimits::search_time`](super::limits::ServerLimits::search_time)) and node budget, cancelled when the
 /// request ends (its future is dropped: the client left, or its time ran
 /// out), so no search outlives its request.
 pub async fn ask<T: Send + 'static>(
@@ -204,7 +124,7 @@ pub async fn ask<T: Send + 'static>(
     game: GameId,
     ask: impl FnOnce(&Oracle, &Stop) -> Result<T, Error> + Send + 'static,
 ) -> Result<T, ApiError> {
-    if state.tabled.answers_in_place(&game) {
+    if state.tables.answers_in_place(&game) {
         // A table answer takes microseconds (the tables were opened when
         // the server started): answered right here on the async worker,
         // without the hand-off to a blocking thread, which costs more than
@@ -227,6 +147,18 @@ pub async fn ask<T: Send + 'static>(
         message: format!("the answer's task failed: {e}"),
     })?;
     Ok(answer?)
+}
+
+/// The oracle's report of `position`, or `None` where it is unknown within
+/// the budget (or the oracle fails: a room's game goes on without values,
+/// a session's move goes unjudged).
+pub async fn report_of(state: &AppState, game: GameId, position: &str) -> Option<Report> {
+    let position = position.to_owned();
+    ask(state, game, move |oracle, stop| {
+        oracle.answer_within(game, &position, Want::Moves, stop)
+    })
+    .await
+    .ok()
 }
 
 fn reply(answer: Result<Json, ApiError>) -> Response {
@@ -270,7 +202,7 @@ async fn probe(
 fn reply_bounded(answer: Result<Result<Json, (ErrorKind, Json)>, ApiError>) -> Response {
     match answer {
         Ok(Ok(json)) => axum::Json(json).into_response(),
-        Ok(Err((kind, body))) => (super::status_of(kind), axum::Json(body)).into_response(),
+        Ok(Err((kind, body))) => (status_of(kind), axum::Json(body)).into_response(),
         Err(e) => e.into_response(),
     }
 }
@@ -349,55 +281,58 @@ fn replay(
 }
 
 async fn check(uri: Uri, query: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Response {
-    let answer = (|| -> Result<Json, Refused> {
+    let answer = (|| -> Result<Checked, Refused> {
         let params = Params::read(&uri, query, &["game", "position", "moves"])?;
         let game = params.game()?;
         let position = params.required("position")?;
         let moves = params.get("moves");
         let list: Vec<&str> = moves.unwrap_or("").split_whitespace().collect();
         let (normal, played, last) = replay(game, position, &list)?;
-        let mut json = json!({"game": game.to_string(), "position": normal});
-        if moves.is_some() {
-            json["moves"] = json!(played);
-            json["final"] = json!(last);
-        }
-        Ok(json)
+        let (moves, last) = match moves {
+            Some(_) => (Some(played), Some(last)),
+            None => (None, None),
+        };
+        Ok(Checked {
+            game: game.to_string(),
+            position: normal,
+            moves,
+            last,
+        })
     })();
     match answer {
-        Ok(json) => axum::Json(json).into_response(),
+        Ok(checked) => axum::Json(checked).into_response(),
         Err(Refused { at, error }) => {
-            let mut body = solvedb_lookup::error_json(Some(error.kind), &error.message);
-            if let Some((i, reason)) = at {
-                body["move"] = json!(i);
-                body["reason"] = json!(reason);
-            }
-            (super::status_of(error.kind), axum::Json(body)).into_response()
+            let (at, reason) = at.unzip();
+            let body = CheckRefused {
+                error: solvedb_lookup::error_json(Some(error.kind), &error.message),
+                at,
+                reason,
+            };
+            (status_of(error.kind), axum::Json(body)).into_response()
         }
     }
 }
 
 async fn games(State(state): State<AppState>) -> Response {
-    let list: Vec<Json> = explorer_games()
+    let games: Vec<GameEntry> = explorer_games()
         .filter_map(|game| {
             let start = with_game!(game.id, g => Ok::<_, Error>(g.notation(g.start()))).ok()?;
             let sides: Vec<String> = game.board.sides().iter().map(char::to_string).collect();
-            Some(json!({
-                "game": game.name(),
-                "title": game.title,
-                "kind": game.board.kind().as_str(),
-                "board": board_json(game.board),
-                "sides": sides,
-                "start": start,
-                "table": state.tabled.contains(&game.id),
-                // False for a strategy table (Qubic's): positions outside
-                // the strategy are searched live, within the search limit.
-                "table_covers_every_position": state.tabled.answers_in_place(&game.id),
-            }))
+            Some(GameEntry {
+                game: game.name(),
+                title: game.title.clone(),
+                kind: game.board.kind().as_str(),
+                board: BoardView::of(game.board),
+                sides,
+                start,
+                table: state.tables.contains(&game.id),
+                table_covers_every_position: state.tables.answers_in_place(&game.id),
+            })
         })
         .collect();
-    axum::Json(json!({
-        "games": list,
-        "search_seconds": state.limits.search_time.as_secs_f64(),
-    }))
+    axum::Json(GameList {
+        games,
+        search_seconds: state.limits.search_time.as_secs_f64(),
+    })
     .into_response()
 }

@@ -23,7 +23,9 @@ use solvedb_lookup::testkit::{Rng, random_positions};
 use solvedb_lookup::{Cube, Game, GameId, Want};
 
 use super::client::Client;
-use super::{AppState, ServerLimits, bind, serve_until};
+use super::limits::ServerLimits;
+use super::serve::{bind, serve_until};
+use super::state::AppState;
 
 /// Latency figures of one measurement.
 #[derive(Clone, Copy, Debug)]

@@ -1,4 +1,4 @@
-//! The layers [`router`](super::router) puts around every route, the page
+//! The layers [`router`](super::routes::router) puts around every route, the page
 //! engineer's future routes included, outermost first:
 //!
 //! 1. `X-Content-Type-Options: nosniff` on every answer (tower-http).
@@ -12,14 +12,14 @@
 //! 3. `write_rate`: writes per client address, a token bucket.
 //! 4. `read_body`: the body is read whole (at most
 //!    [`MAX_BODY_BYTES`]) within
-//!    [`ServerLimits::body_read`](super::ServerLimits::body_read), before
+//!    [`ServerLimits::body_read`](super::limits::ServerLimits::body_read), before
 //!    the request takes a slot, so a slow sender holds a connection (which
 //!    is capped) but no request slot.
 //! 5. Load shedding: at most
-//!    [`ServerLimits::in_flight`](super::ServerLimits::in_flight) requests
+//!    [`ServerLimits::in_flight`](super::limits::ServerLimits::in_flight) requests
 //!    at once, and the next is answered 503 with the error object at once.
 //! 6. `deadline`: a request still running after
-//!    [`ServerLimits::request_time`](super::ServerLimits::request_time) is
+//!    [`ServerLimits::request_time`](super::limits::ServerLimits::request_time) is
 //!    dropped (which stops its searches) and answered 503 with the error
 //!    object.
 
@@ -33,7 +33,9 @@ use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
 use solvedb_lookup::ErrorKind;
 
-use super::{ApiError, AppState, MAX_BODY_BYTES};
+use super::error::ApiError;
+use super::limits::MAX_BODY_BYTES;
+use super::state::AppState;
 
 /// Whether a request writes: every method but the reading ones.
 fn writes(method: &Method) -> bool {

@@ -21,12 +21,14 @@ use axum::extract::{Query, State};
 use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use serde_json::{Value as Json, json};
 use solvedb_lookup::{Error, ErrorKind, GameId};
 
 use super::api::Params;
-use super::{ApiError, AppState, page};
-use crate::store::{Entry, MIN_RANKED_GAMES};
+use super::error::ApiError;
+use super::page;
+use super::response::{LeaderboardEntry, LeaderboardPage};
+use super::state::AppState;
+use crate::store::MIN_RANKED_GAMES;
 
 /// Entries on a page when `per_page` is not given.
 pub const DEFAULT_PER_PAGE: u64 = 20;
@@ -70,20 +72,6 @@ fn failed(e: impl std::fmt::Display) -> ApiError {
     }
 }
 
-fn entry_json(e: &Entry) -> Json {
-    json!({
-        "rank": e.rank,
-        "player": e.player,
-        "name": e.name,
-        "games": e.games,
-        "wins": e.wins,
-        "draws": e.draws,
-        "losses": e.losses,
-        "moves": e.rated_moves,
-        "accuracy": e.accuracy(),
-    })
-}
-
 async fn leaderboard(
     State(state): State<AppState>,
     uri: Uri,
@@ -105,19 +93,20 @@ async fn leaderboard(
         .await
         .map_err(failed)?
         .map_err(failed)?;
-        Ok::<_, ApiError>(json!({
-            "game": game,
-            "entries": board.people.iter().map(entry_json).collect::<Vec<_>>(),
-            "computer": board.computer.iter().map(entry_json).collect::<Vec<_>>(),
-            "min_games": MIN_RANKED_GAMES,
-            "page": page,
-            "pages": board.pages,
-            "per_page": per_page,
-        }))
+        Ok::<_, ApiError>((game, board, page, per_page))
     }
     .await;
     match answer {
-        Ok(json) => axum::Json(json).into_response(),
+        Ok((game, board, page, per_page)) => axum::Json(LeaderboardPage {
+            game,
+            entries: board.people.iter().map(LeaderboardEntry::of).collect(),
+            computer: board.computer.iter().map(LeaderboardEntry::of).collect(),
+            min_games: MIN_RANKED_GAMES,
+            page,
+            pages: board.pages,
+            per_page,
+        })
+        .into_response(),
         Err(e) => e.into_response(),
     }
 }

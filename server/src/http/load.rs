@@ -23,8 +23,9 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use super::bench::{BenchServer, two_threads};
 use super::client::Client;
+use super::limits::ServerLimits;
 use super::rooms::RoomLimits;
-use super::{AppState, ServerLimits};
+use super::state::AppState;
 
 /// How long a player waits for a message before the run fails.
 const WAIT: Duration = Duration::from_secs(30);

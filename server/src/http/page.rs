@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use solvedb_lookup::ErrorKind;
 
-use super::AppState;
+use super::state::AppState;
 
 /// Every asset: its name under `/assets/`, its media type and its text.
 pub const ASSETS: &[(&str, &str, &str)] = &[

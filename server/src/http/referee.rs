@@ -8,7 +8,7 @@
 
 use solvedb_lookup::{AnyValue, Error, Game, GameId, PositionError, Report, Wdl, with_game};
 
-use super::ApiError;
+use super::error::ApiError;
 use crate::store::{GameRecord, MoveRecord, Seat};
 
 /// The two seats' names in JSON: `first` moves first.

@@ -36,11 +36,11 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tower::ServiceExt;
 
-use super::ServerLimits;
+use super::limits::ServerLimits;
 use super::rate::client_key;
 
 /// The most bytes of a request's line and headers (hyper's own minimum is
-/// 8 KiB; a query is at most [`MAX_QUERY_BYTES`](super::MAX_QUERY_BYTES)).
+/// 8 KiB; a query is at most [`MAX_QUERY_BYTES`](super::limits::MAX_QUERY_BYTES)).
 pub const MAX_HEAD_BYTES: usize = 16 * 1024;
 
 /// Files kept free for the rest of the server (tables, the database and

@@ -1,0 +1,122 @@
+//! [`Store`]: the database's connections, one writer and its readers,
+//! opened and migrated.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, bail};
+use rusqlite::{Connection, OpenFlags};
+
+use super::migrations::migrate;
+
+/// The database file's name in the data directory.
+pub const FILE_NAME: &str = "leaderboard.sqlite3";
+
+/// Reading connections of a database in a file.
+const READERS: usize = 2;
+
+/// The database.
+#[derive(Debug)]
+pub struct Store {
+    pub(super) writer: Mutex<Connection>,
+    /// Reading connections; empty for a database in memory, whose reads
+    /// share the writer (a memory database is one connection's).
+    pub(super) readers: Vec<Mutex<Connection>>,
+    next_reader: AtomicUsize,
+    path: Option<PathBuf>,
+}
+
+/// The connection behind `conn`, even after a panic elsewhere.
+pub(super) fn lock(conn: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+    // A panic while holding the lock leaves no half-written game: each
+    // game is one transaction, so the connection is still sound.
+    conn.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Seconds since the Unix epoch (0 if the clock is before it).
+pub(super) fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl Store {
+    /// Opens (or creates) the database in `dir`, creating the directory,
+    /// and migrates its schema and data.
+    ///
+    /// # Errors
+    ///
+    /// If the directory or file cannot be created or opened, or the file
+    /// is not a database of this program (or of a newer version).
+    pub fn open(dir: &Path) -> Result<Store> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("creating the data directory {}", dir.display()))?;
+        let path = dir.join(FILE_NAME);
+        let conn =
+            Connection::open(&path).with_context(|| format!("opening {}", path.display()))?;
+        let store = Store::prepare(conn, Some(path.clone()))
+            .with_context(|| format!("preparing {}", path.display()))?;
+        Ok(store)
+    }
+
+    /// A database in memory, gone with the process: for a server without
+    /// a data directory and for tests.
+    ///
+    /// # Errors
+    ///
+    /// If SQLite cannot start.
+    pub fn in_memory() -> Result<Store> {
+        Store::prepare(Connection::open_in_memory()?, None)
+    }
+
+    fn prepare(mut conn: Connection, path: Option<PathBuf>) -> Result<Store> {
+        conn.busy_timeout(Duration::from_secs(5))?;
+        if path.is_some() {
+            let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                bail!("the database would not switch to WAL mode (it is in {mode})");
+            }
+        }
+        conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")?;
+        migrate(&mut conn)?;
+        let mut readers = Vec::new();
+        if let Some(path) = &path {
+            for _ in 0..READERS {
+                let reader = Connection::open_with_flags(
+                    path,
+                    OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )
+                .context("opening a reading connection")?;
+                reader.busy_timeout(Duration::from_secs(5))?;
+                readers.push(Mutex::new(reader));
+            }
+        }
+        Ok(Store {
+            writer: Mutex::new(conn),
+            readers,
+            next_reader: AtomicUsize::new(0),
+            path,
+        })
+    }
+
+    /// The database file, if not in memory.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// A reading connection: a free one if any, else the next in turn.
+    pub(super) fn reader(&self) -> MutexGuard<'_, Connection> {
+        if self.readers.is_empty() {
+            return lock(&self.writer);
+        }
+        for conn in &self.readers {
+            if let Ok(guard) = conn.try_lock() {
+                return guard;
+            }
+        }
+        let turn = self.next_reader.fetch_add(1, Ordering::Relaxed) % self.readers.len();
+        lock(&self.readers[turn])
+    }
+}

@@ -1,0 +1,336 @@
+//! The leaderboard's database, on disk and in memory: totals, names,
+//! migrations and concurrency.
+
+use std::time::Duration;
+
+use rusqlite::{Connection, params};
+
+use super::database::lock;
+use super::migrations::to_version_1;
+
+use super::*;
+
+fn person(identity: &str, name: &str) -> Seat {
+    Seat::Person {
+        identity: Some(identity.to_owned()),
+        name: name.to_owned(),
+    }
+}
+
+fn record(players: [Seat; 2], winner: Option<u8>, kept: &[Option<bool>]) -> GameRecord {
+    GameRecord {
+        game: "tictactoe".into(),
+        kind: "room",
+        start: "...".into(),
+        players,
+        winner,
+        moves: kept
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| MoveRecord {
+                seat: (i % 2) as u8,
+                mv: i.to_string(),
+                kept: k,
+                cost: k.map(|k| i64::from(!k)),
+            })
+            .collect(),
+    }
+}
+
+fn entry<'a>(board: &'a Board, name: &str) -> &'a Entry {
+    board
+        .people
+        .iter()
+        .chain(&board.computer)
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("no {name} in {board:?}"))
+}
+
+#[test]
+fn records_count_per_player_and_survive_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    // ann: moves 0, 2, 4 (kept, kept, missed); bob: 1, 3 (kept, unknown).
+    let id = store
+        .record(&record(
+            [person("a", "ann"), person("b", "bob")],
+            Some(0),
+            &[Some(true), Some(true), Some(true), None, Some(false)],
+        ))
+        .unwrap();
+    store
+        .record(&record(
+            [person("b", "bob"), person("a", "ann")],
+            None,
+            &[Some(true), Some(true)],
+        ))
+        .unwrap();
+    drop(store);
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.count(Some("tictactoe")).unwrap(), 2);
+    assert_eq!(store.count(Some("cube")).unwrap(), 0);
+    let back = store.game(id).unwrap().unwrap();
+    assert_eq!(back.moves[3].kept, None);
+    assert_eq!(back.players[0].shown_name(), "ann");
+    let board = store.leaderboard(Some("tictactoe"), 1, 10).unwrap();
+    assert_eq!(board.pages, 1);
+    let (ann, bob) = (entry(&board, "ann"), entry(&board, "bob"));
+    assert_eq!((ann.games, ann.wins, ann.draws, ann.losses), (2, 1, 1, 0));
+    assert_eq!((bob.games, bob.wins, bob.draws, bob.losses), (2, 0, 1, 1));
+    // ann: 2 of 3 in the first game, 1 of 1 in the second.
+    assert_eq!((ann.kept_moves, ann.rated_moves), (3, 4));
+    assert_eq!((bob.kept_moves, bob.rated_moves), (2, 2));
+    // Two games each: not ranked yet; the one with more games first,
+    // then by number.
+    assert_eq!((ann.rank, bob.rank), (None, None));
+    // Pages of one.
+    let first = store.leaderboard(None, 1, 1).unwrap();
+    let second = store.leaderboard(None, 2, 1).unwrap();
+    let beyond = store.leaderboard(None, 3, 1).unwrap();
+    assert_eq!(first.pages, 2);
+    assert_eq!(
+        (
+            first.people[0].name.as_str(),
+            second.people[0].name.as_str()
+        ),
+        ("ann", "bob")
+    );
+    assert!(beyond.people.is_empty());
+}
+
+#[test]
+fn players_who_only_drew_only_lost_or_only_won_are_listed() {
+    let store = Store::in_memory().unwrap();
+    // dee only draws, los only loses, win only wins: every total but
+    // one of theirs is zero (the sums of version 1 were NULL there).
+    for _ in 0..3 {
+        store
+            .record(&record(
+                [person("d", "dee"), person("e", "eve")],
+                None,
+                &[Some(true), Some(true)],
+            ))
+            .unwrap();
+        store
+            .record(&record(
+                [person("w", "win"), person("l", "los")],
+                Some(0),
+                &[Some(true), Some(false), Some(true)],
+            ))
+            .unwrap();
+    }
+    let board = store.leaderboard(Some("tictactoe"), 1, 20).unwrap();
+    let dee = entry(&board, "dee");
+    assert_eq!((dee.games, dee.wins, dee.draws, dee.losses), (3, 0, 3, 0));
+    let los = entry(&board, "los");
+    assert_eq!((los.games, los.wins, los.draws, los.losses), (3, 0, 0, 3));
+    assert_eq!((los.kept_moves, los.rated_moves), (0, 3));
+    assert_eq!(los.accuracy(), Some(0.0));
+    let win = entry(&board, "win");
+    assert_eq!((win.games, win.wins, win.draws, win.losses), (3, 3, 0, 0));
+    // Ranked: three games each; 100% first, los (0%) last.
+    assert_eq!(board.people.len(), 4);
+    assert_eq!(board.people[3].name, "los");
+    assert_eq!(board.people[3].rank, Some(4));
+    assert!(board.people[..3].iter().all(|e| e.accuracy() == Some(1.0)));
+    // All games together reads the same.
+    let all = store.leaderboard(None, 1, 20).unwrap();
+    assert_eq!(entry(&all, "dee").draws, 3);
+}
+
+#[test]
+fn identities_names_and_the_computer() {
+    let store = Store::in_memory().unwrap();
+    let anonymous = |id: &str| person(id, "");
+    // Two anonymous people and two people called ann: four lines.
+    for (first, second) in [
+        (anonymous("x1"), anonymous("x2")),
+        (person("a1", "ann"), person("a2", "ann")),
+    ] {
+        store.record(&record([first, second], None, &[])).unwrap();
+    }
+    // A person against the computer; a seat without an identity; a
+    // person playing both seats.
+    let computer = Seat::Computer {
+        level: "perfect".into(),
+    };
+    store
+        .record(&record(
+            [person("a1", "ann b."), computer.clone()],
+            Some(1),
+            &[Some(false), Some(true)],
+        ))
+        .unwrap();
+    store
+        .record(&record(
+            [
+                Seat::Person {
+                    identity: None,
+                    name: "ann".into(),
+                },
+                computer,
+            ],
+            None,
+            &[],
+        ))
+        .unwrap();
+    store
+        .record(&record([person("x1", ""), person("x1", "")], Some(0), &[]))
+        .unwrap();
+    let board = store.leaderboard(None, 1, 20).unwrap();
+    let names: Vec<&str> = board.people.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+    assert_eq!(names.iter().filter(|n| **n == "anonymous").count(), 2);
+    // The first ann's name is the last she gave; her games: 2.
+    assert!(names.contains(&"ann b.") && names.contains(&"ann"));
+    assert_eq!(entry(&board, "ann b.").games, 2);
+    // The computer apart: one game counted (the other seat had no
+    // identity, but the computer's seat counts).
+    assert_eq!(board.computer.len(), 1);
+    let perfect = &board.computer[0];
+    assert_eq!(
+        (perfect.name.as_str(), perfect.games, perfect.rank),
+        ("computer (perfect)", 2, None)
+    );
+    // Playing oneself counted for nobody: x1 still has one game.
+    let x1 = board
+        .people
+        .iter()
+        .filter(|e| e.name == "anonymous")
+        .map(|e| e.games)
+        .collect::<Vec<_>>();
+    assert_eq!(x1, [1, 1]);
+    assert_eq!(store.count(None).unwrap(), 5);
+}
+
+#[test]
+fn reserved_names() {
+    for name in [
+        "computer",
+        "Computer (perfect)",
+        " computer: classic",
+        "SolveDB",
+    ] {
+        assert!(is_reserved_name(name), "{name}");
+    }
+    for name in ["ann", "the computer", "comp"] {
+        assert!(!is_reserved_name(name), "{name}");
+    }
+}
+
+#[test]
+fn a_version_1_database_is_migrated_with_its_data() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut conn = Connection::open(dir.path().join(FILE_NAME)).unwrap();
+        let tx = conn.transaction().unwrap();
+        to_version_1(&tx).unwrap();
+        tx.pragma_update(None, "user_version", 1).unwrap();
+        // Room games: dee only drew (the leaderboard of version 1
+        // failed on her), los only lost; anonymous and a player named
+        // like the computer; a posted game against the computer.
+        let games = [
+            (1, "room", "dee", "los", Some(0)),
+            (2, "room", "dee", "anonymous", None),
+            (3, "room", "win", "los", Some(0)),
+            (4, "room", "computer (perfect)", "win", Some(1)),
+            (5, "computer", "win", "computer (perfect)", Some(0)),
+        ];
+        for (id, kind, first, second, winner) in games {
+            // dee only drew: her first game she won is made a draw.
+            let winner = if id == 1 { None } else { winner };
+            tx.execute(
+                "INSERT INTO games (id, game, kind, start, first, second, winner, finished)
+                 VALUES (?1, 'tictactoe', ?2, '...', ?3, ?4, ?5, 0)",
+                params![id, kind, first, second, winner],
+            )
+            .unwrap();
+            for ply in 0..4 {
+                tx.execute(
+                    "INSERT INTO moves (game_id, ply, seat, mv, kept, cost)
+                     VALUES (?1, ?2, ?3, '0', ?4, 0)",
+                    params![id, ply, ply % 2, (ply != 3).then_some(ply != 1)],
+                )
+                .unwrap();
+            }
+        }
+        tx.commit().unwrap();
+    }
+    let store = Store::open(dir.path()).unwrap();
+    let board = store.leaderboard(Some("tictactoe"), 1, 20).unwrap();
+    let names: Vec<&str> = board.people.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    let dee = entry(&board, "dee");
+    assert_eq!((dee.games, dee.wins, dee.draws, dee.losses), (2, 0, 2, 0));
+    // dee sat first: plies 0 (kept) and 2 (kept).
+    assert_eq!((dee.kept_moves, dee.rated_moves), (4, 4));
+    let los = entry(&board, "los");
+    // los: games 1 (a draw, see above) and 3 (lost); plies 1 (missed), 3 (unknown).
+    assert_eq!((los.games, los.draws, los.losses), (2, 1, 1));
+    assert_eq!((los.kept_moves, los.rated_moves), (0, 2));
+    // win: rooms 3 (won) and 4 (won against a person named like the
+    // computer, who counts for nobody); the posted game not at all.
+    let win = entry(&board, "win");
+    assert_eq!((win.games, win.wins), (2, 2));
+    assert!(board.computer.is_empty());
+    assert_eq!(store.game(5).unwrap().unwrap().kind, "posted");
+    assert_eq!(store.count(None).unwrap(), 5);
+    // New games go on from there.
+    store
+        .record(&record([person("d", "dee"), person("l", "los")], None, &[]))
+        .unwrap();
+    let board = store.leaderboard(Some("tictactoe"), 1, 20).unwrap();
+    // An identity is a new player: the dee of version 1 stays apart.
+    assert_eq!(board.people.len(), 5);
+}
+
+#[test]
+fn a_write_does_not_wait_for_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = std::sync::Arc::new(Store::open(dir.path()).unwrap());
+    // Every reading connection busy inside a read transaction.
+    let guards: Vec<_> = store.readers.iter().map(lock).collect();
+    for conn in &guards {
+        conn.execute_batch("BEGIN; SELECT COUNT(*) FROM totals;")
+            .unwrap();
+    }
+    let (done, finished) = std::sync::mpsc::channel();
+    let writer = std::sync::Arc::clone(&store);
+    std::thread::spawn(move || {
+        let game = record([person("a", "ann"), person("b", "bob")], Some(0), &[]);
+        done.send(writer.record(&game).is_ok()).unwrap();
+    });
+    // The write goes through while the reads are open.
+    assert_eq!(
+        finished.recv_timeout(Duration::from_secs(30)),
+        Ok(true),
+        "the write waited for the readers"
+    );
+    for conn in &guards {
+        conn.execute_batch("COMMIT").unwrap();
+    }
+    drop(guards);
+    assert_eq!(store.count(None).unwrap(), 1);
+}
+
+#[test]
+fn a_newer_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(Store::open(dir.path()).unwrap());
+    let conn = Connection::open(dir.path().join(FILE_NAME)).unwrap();
+    conn.pragma_update(None, "user_version", 99).unwrap();
+    drop(conn);
+    let error = format!("{:#}", Store::open(dir.path()).unwrap_err());
+    assert!(error.contains("newer"), "{error}");
+}
+
+#[test]
+fn not_a_database_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(FILE_NAME),
+        b"not a database at all, just text",
+    )
+    .unwrap();
+    assert!(Store::open(dir.path()).is_err());
+}
