@@ -70,11 +70,6 @@ pub const INDEX_HTML: &str = include_str!("assets/index.html");
 /// The page for a path that is not one.
 pub const NOT_FOUND_HTML: &str = include_str!("assets/404.html");
 
-/// The bytes of the page: its HTML and every asset.
-pub fn page_weight() -> usize {
-    INDEX_HTML.len() + ASSETS.iter().map(|(_, _, text)| text.len()).sum::<usize>()
-}
-
 const POLICY: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'";
 
 /// The page's routes.
