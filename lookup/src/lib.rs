@@ -105,7 +105,7 @@ pub use game_oracle::{Answer, GameOracle, MoveValue, Source};
 pub use games::cube::{Cube, CubeBoard, CubeCell, ForcedPlaySolver, Resolved};
 pub use games::dots::{BoxSides, CaptureMasks, Dots, Edge, EdgeSymmetries, Edges};
 pub use games::qubic::{Qubic, QubicBoard, QubicCell, QubicSolver};
-pub use games::stones::{FlatBoard, FlatCell};
+pub use games::stones::{FlatBoard, FlatCell, Mask, StoneBoard};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use games::tictactoe_4x4::{Board4x4, Cell4x4, TicTacToe4x4};
 pub use input::{InputLine, MAX_LINE_BYTES, read_line};
