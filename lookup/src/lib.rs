@@ -105,11 +105,13 @@ pub use game_oracle::{Answer, GameOracle, MoveValue, Source};
 pub use games::cube::{Cube, CubeBoard, CubeCell, ForcedPlaySolver, Resolved};
 pub use games::dots::{BoxSides, CaptureMasks, Dots, Edge, EdgeSymmetries, Edges};
 pub use games::qubic::{Qubic, QubicBoard, QubicCell, QubicSolver};
-pub use games::stones::{FlatBoard, FlatCell};
+pub use games::stones::{FlatBoard, FlatCell, Mask, StoneBoard};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use games::tictactoe_4x4::{Board4x4, Cell4x4, TicTacToe4x4};
 pub use input::{InputLine, MAX_LINE_BYTES, read_line};
-pub use mapping::{TableBytes, TableFile, map_table, open_table, read_table};
+pub use mapping::{
+    HUGE_PAGES_FROM, TableBytes, TableFile, advise_huge_pages, map_table, open_table, read_table,
+};
 pub use oracle::{Oracle, Positions};
 pub use report::{
     Mainline, MoveReport, Report, Want, bounds_json, error_json, error_json_of, mainline, report,

@@ -185,7 +185,7 @@ pub unsafe fn map_table(path: &Path) -> Result<Table<Mmap>, Error> {
 /// search over a small table, which touches a few thousand scattered
 /// entries, would pay for clearing all of it (measured in the dots solver when huge pages
 /// first came in: fresh 3×3 searches 324 µs with them, 218 µs without).
-pub(crate) const HUGE_PAGES_FROM: usize = 128 << 20;
+pub const HUGE_PAGES_FROM: usize = 128 << 20;
 
 /// Asks Linux to back the 2 MiB-aligned part of `memory` with transparent
 /// huge pages (`madvise(MADV_HUGEPAGE)`; the kernel's default on this
@@ -194,7 +194,7 @@ pub(crate) const HUGE_PAGES_FROM: usize = 128 << 20;
 /// 4 KiB pages nearly every probe also misses the TLB. Returns whether the
 /// kernel took the advice; without it nothing changes but speed.
 #[cfg(target_os = "linux")]
-pub(crate) fn advise_huge_pages<T>(memory: &[T]) -> bool {
+pub fn advise_huge_pages<T>(memory: &[T]) -> bool {
     const HUGE: usize = 2 << 20;
     let start = memory.as_ptr() as usize;
     let end = start + std::mem::size_of_val(memory);
@@ -218,7 +218,7 @@ pub(crate) fn advise_huge_pages<T>(memory: &[T]) -> bool {
 
 /// Elsewhere there is no such advice: nothing changes.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn advise_huge_pages<T>(_memory: &[T]) -> bool {
+pub fn advise_huge_pages<T>(_memory: &[T]) -> bool {
     false
 }
 

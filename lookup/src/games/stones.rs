@@ -1,11 +1,14 @@
-//! What the tic-tac-toe family (3×3, 4×4, the cube) shares, written once:
-//! X's and O's stones as cell masks, the notation of cells (`X`, `O`, `.`
+//! What the tic-tac-toe family (3×3, 4×4, the cube, Qubic) shares, written
+//! once: the board, X's and O's stones as cell masks ([`StoneBoard`], its
+//! accessors and moves), the notation of cells (`X`, `O`, `.`
 //! with `/` between rows and `//` between layers), moves named by their
 //! cell number, the least symmetric image of a board, and the rules of the
 //! flat boards ([`FlatBoard`]: 3×3 and 4×4 differ only in their lines and
 //! symmetries).
 
 use std::fmt;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitOr, Not};
 
 use crate::error::PositionError;
 use crate::game::{Game, check_notation_length};
@@ -157,35 +160,110 @@ pub(crate) fn least_image<M: Copy + Ord>(
     best
 }
 
-/// A flat board of the family with `CELLS` cells (at most 16): one bit per
-/// cell for each player. X moves first, so X is to move when both have as
-/// many stones. Ordered by X's mask, then O's. 3×3 tic-tac-toe's
-/// [`Board`](crate::Board) and 4×4's [`Board4x4`](crate::Board4x4) are
-/// this type; what tells them apart, the lines and the symmetries, stays
-/// with each game.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct FlatBoard<const CELLS: usize> {
-    x: u16,
-    o: u16,
+/// The cell masks of the family's boards: `u16` (the flat boards), `u32`
+/// (the cube) and `u64` (Qubic), bit `i` for cell `i`.
+pub trait Mask:
+    Copy
+    + Default
+    + Ord
+    + Hash
+    + fmt::Debug
+    + BitOr<Output = Self>
+    + BitAnd<Output = Self>
+    + Not<Output = Self>
+    + sealed::Sealed
+{
+    /// Cells in the mask.
+    fn count(self) -> u32;
+    /// The mask of `cell` alone.
+    fn bit(cell: u32) -> Self;
+    /// The mask of cells `0..cells` (every cell of a board of `cells`).
+    fn first(cells: usize) -> Self;
 }
 
-impl<const CELLS: usize> FlatBoard<CELLS> {
-    /// Every cell.
-    pub(crate) const FULL: u16 = ((1u32 << CELLS) - 1) as u16;
+mod sealed {
+    /// Only the family's masks are [`Mask`](super::Mask)s.
+    pub trait Sealed {}
+}
+
+macro_rules! mask {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+
+        impl Mask for $t {
+            #[inline]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+
+            #[inline]
+            fn bit(cell: u32) -> $t {
+                1 << cell
+            }
+
+            #[inline]
+            fn first(cells: usize) -> $t {
+                if cells >= <$t>::BITS as usize {
+                    <$t>::MAX
+                } else {
+                    (1 << cells) - 1
+                }
+            }
+        }
+    )*};
+}
+
+mask!(u16, u32, u64);
+
+/// A board of the family with `CELLS` cells: one mask of type `M` per
+/// player, X's and O's stones. X moves first, so X is to move when both
+/// have as many stones. Ordered by X's mask, then O's (so the least image
+/// of a board is its canonical form). Every board of the family is this
+/// type: [`FlatBoard`] (3×3 and 4×4), [`CubeBoard`](crate::CubeBoard) and
+/// [`QubicBoard`](crate::QubicBoard); what tells them apart, the lines and
+/// the symmetries, stays with each game.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct StoneBoard<M, const CELLS: usize> {
+    pub(crate) x: M,
+    pub(crate) o: M,
+}
+
+impl<M: Mask, const CELLS: usize> StoneBoard<M, CELLS> {
+    /// The board with these masks, unchecked: the caller knows they are
+    /// disjoint and on the board (the games' `board` methods check).
+    #[inline]
+    pub fn from_masks(x: M, o: M) -> StoneBoard<M, CELLS> {
+        StoneBoard { x, o }
+    }
 
     /// The cells X holds, bit `i` for cell `i`.
-    pub fn x(self) -> u16 {
+    #[inline]
+    pub fn x(self) -> M {
         self.x
     }
 
     /// The cells O holds, bit `i` for cell `i`.
-    pub fn o(self) -> u16 {
+    #[inline]
+    pub fn o(self) -> M {
         self.o
     }
 
     /// Stones on the board.
+    #[inline]
     pub fn stones(self) -> u32 {
-        (self.x | self.o).count_ones()
+        (self.x | self.o).count()
+    }
+
+    /// The empty cells.
+    #[inline]
+    pub fn empty(self) -> M {
+        M::first(CELLS) & !(self.x | self.o)
+    }
+
+    /// Whether X is to move.
+    #[inline]
+    pub fn x_to_move(self) -> bool {
+        self.x.count() == self.o.count()
     }
 
     /// `'X'` or `'O'`: whose turn it is.
@@ -193,11 +271,52 @@ impl<const CELLS: usize> FlatBoard<CELLS> {
         if self.x_to_move() { 'X' } else { 'O' }
     }
 
-    /// The board with these masks, unchecked: the caller knows they are
-    /// disjoint and on the board.
-    pub(crate) fn from_masks(x: u16, o: u16) -> FlatBoard<CELLS> {
-        FlatBoard { x, o }
+    /// The stones of the side to move and of the other side.
+    #[inline]
+    pub fn mover_and_other(self) -> (M, M) {
+        if self.x_to_move() {
+            (self.x, self.o)
+        } else {
+            (self.o, self.x)
+        }
     }
+
+    /// The board after the side to move takes `cell` (which must be
+    /// empty): what each board's `with_move` does with its own cell type.
+    #[inline]
+    pub(crate) fn with_stone(self, cell: u32) -> StoneBoard<M, CELLS> {
+        let bit = M::bit(cell);
+        if self.x_to_move() {
+            StoneBoard {
+                x: self.x | bit,
+                o: self.o,
+            }
+        } else {
+            StoneBoard {
+                x: self.x,
+                o: self.o | bit,
+            }
+        }
+    }
+
+    /// The board with both masks mapped by `image`.
+    #[inline]
+    pub(crate) fn map(self, image: impl Fn(M) -> M) -> StoneBoard<M, CELLS> {
+        StoneBoard {
+            x: image(self.x),
+            o: image(self.o),
+        }
+    }
+}
+
+/// A flat board of the family with `CELLS` cells (at most 16): 3×3
+/// tic-tac-toe's [`Board`](crate::Board) and 4×4's
+/// [`Board4x4`](crate::Board4x4).
+pub type FlatBoard<const CELLS: usize> = StoneBoard<u16, CELLS>;
+
+impl<const CELLS: usize> FlatBoard<CELLS> {
+    /// Every cell.
+    pub(crate) const FULL: u16 = ((1u32 << CELLS) - 1) as u16;
 
     /// The board with these stones, if it could arise in play (`has_line`:
     /// whether a mask holds a whole line).
@@ -269,10 +388,6 @@ impl<const CELLS: usize> FlatBoard<CELLS> {
             .join(&format!("\n{rule}\n"))
     }
 
-    fn x_to_move(self) -> bool {
-        self.x.count_ones() == self.o.count_ones()
-    }
-
     /// The score of a finished game for the side to move (the last mover
     /// made a line, or the board is full), `None` while it goes on.
     pub(crate) fn terminal_score(self, has_line: fn(u16) -> bool) -> Option<Score> {
@@ -300,18 +415,7 @@ impl<const CELLS: usize> FlatBoard<CELLS> {
 
     /// The board after the side to move takes `cell` (which must be empty).
     pub(crate) fn with_move(self, cell: FlatCell<CELLS>) -> FlatBoard<CELLS> {
-        let bit = 1 << cell.0;
-        if self.x_to_move() {
-            FlatBoard {
-                x: self.x | bit,
-                o: self.o,
-            }
-        } else {
-            FlatBoard {
-                x: self.x,
-                o: self.o | bit,
-            }
-        }
+        self.with_stone(u32::from(cell.0))
     }
 
     /// The outcome a score stands for on this board.
@@ -328,14 +432,6 @@ impl<const CELLS: usize> FlatBoard<CELLS> {
         }
         Outcome::from_score(score, stones)
             .expect("scores come from the rules, the search or a decoded entry")
-    }
-
-    /// The board with both masks mapped by `image`.
-    pub(crate) fn map(self, image: impl Fn(u16) -> u16) -> FlatBoard<CELLS> {
-        FlatBoard {
-            x: image(self.x),
-            o: image(self.o),
-        }
     }
 }
 

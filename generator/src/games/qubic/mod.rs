@@ -1,5 +1,6 @@
-//! Qubic's generator side: the proof of the first player's win and its
-//! table ([`prove`]: `solvedb build qubic`), the walk of a table's strategy
+//! Qubic's generator side: the df-pn prover ([`prover`]), the proof of the
+//! first player's win and its table ([`prove`]: `solvedb build qubic`), the
+//! tasks a build keeps ([`parts`]), the walk of a table's strategy
 //! against every defence with rules of its own ([`walk`]: `solvedb verify`
 //! and `solvedb export qubic`), and `solvedb bench qubic`, which measures
 //! the live search that answers positions outside the strategy: positions
@@ -17,6 +18,7 @@
 
 pub mod parts;
 pub mod prove;
+pub mod prover;
 pub mod walk;
 
 use std::io::Write;
@@ -425,7 +427,7 @@ pub fn random_position(rng: &mut Rng, stones: u32, careful: bool) -> Option<Qubi
 
 #[cfg(test)]
 mod tests {
-    use solvedb_lookup::games::qubic::prover::{Attacker, Prover, ProverLimits, Verdict};
+    use super::prover::{Attacker, Prover, ProverLimits, Verdict};
     use solvedb_lookup::games::qubic::strategy::{board_of_key, probe_threats, threat_move};
     use solvedb_lookup::{ExactSolver, QubicSolver, WIN_SCORE};
 

@@ -27,9 +27,10 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use solvedb_lookup::format::write_atomically;
-use solvedb_lookup::games::qubic::prover::ProverStats;
 use solvedb_lookup::games::qubic::strategy::board_of_key;
 use solvedb_lookup::{Game, Qubic, QubicBoard};
+
+use super::prover::ProverStats;
 
 /// A task's strategy: the prover's move at each position it needed one
 /// (canonical key, move on the canonical board).
@@ -54,7 +55,7 @@ pub struct TaskReport {
     /// The stone limit ([`ProverLimits::max_stones`]) within which it was
     /// proved, `None` for none.
     ///
-    /// [`ProverLimits::max_stones`]: solvedb_lookup::games::qubic::prover::ProverLimits::max_stones
+    /// [`ProverLimits::max_stones`]: crate::games::qubic::prover::ProverLimits::max_stones
     pub stone_limit: Option<u32>,
 }
 
@@ -68,9 +69,9 @@ const FORMAT: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     /// The prover's revision
-    /// ([`REVISION`](solvedb_lookup::games::qubic::prover::REVISION)): its
-    /// code decides which nodes a proof visits. Files written before the
-    /// field existed were proved by the first.
+    /// ([`REVISION`](crate::games::qubic::prover::REVISION)): its
+    /// code decides which nodes a proof visits. A file without the field
+    /// is of the first.
     #[serde(default = "first_revision")]
     pub prover: u32,
     /// Bytes of the task's proof table.
@@ -78,7 +79,7 @@ pub struct Settings {
     /// The task's node budget, if any.
     pub nodes: Option<u64>,
     /// The prover's width, narrowing, threat budget, replacement and pass
-    /// cache ([`solvedb_lookup::games::qubic::prover::ProverLimits`]).
+    /// cache ([`crate::games::qubic::prover::ProverLimits`]).
     pub width: usize,
     pub narrow_from: u32,
     pub threat_budget: u64,
@@ -86,9 +87,9 @@ pub struct Settings {
     pub pass_cache: usize,
     /// The stone limits tried in turn, as stones beyond the task's
     /// position, before a proof without one ([`ProverLimits::max_stones`]);
-    /// files written before the field existed tried none.
+    /// a file without the field tried none.
     ///
-    /// [`ProverLimits::max_stones`]: solvedb_lookup::games::qubic::prover::ProverLimits::max_stones
+    /// [`ProverLimits::max_stones`]: crate::games::qubic::prover::ProverLimits::max_stones
     #[serde(default)]
     pub stone_limits: Vec<u32>,
 }
@@ -291,7 +292,7 @@ mod tests {
 
     fn settings() -> Settings {
         Settings {
-            prover: solvedb_lookup::games::qubic::prover::REVISION,
+            prover: crate::games::qubic::prover::REVISION,
             table_bytes: 1 << 20,
             nodes: Some(1000),
             width: 4,

@@ -46,7 +46,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
-use solvedb_lookup::games::qubic::prover::{Attacker, Prover, ProverLimits, REVISION, Verdict};
 use solvedb_lookup::games::qubic::strategy::{Settled, probe_threats, threat_move};
 use solvedb_lookup::games::qubic::threats::ThreatSearch;
 use solvedb_lookup::games::qubic::{SYMMETRIES, canonical_with_symmetry, threats};
@@ -54,6 +53,7 @@ use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell};
 
 use super::parts::{Kept, Settings, TaskStore};
 pub use super::parts::{TaskMoves, TaskReport};
+use super::prover::{Attacker, Prover, ProverLimits, REVISION, Verdict};
 
 /// How the proof runs. Only `threads` may change without changing the
 /// table: a task's result depends on its memory and budget.
@@ -69,46 +69,43 @@ pub struct ProofOptions {
 
 /// The proof table of each task of `solvedb build qubic`: 3.5 GiB, so
 /// that the two tasks a 2-core machine proves at once stay within the
-/// 8 GiB the build may use (a task proved alone peaks at 3,732,900 kB
-/// resident: its table, its pass cache and the rest of its prover; two
-/// are 7.1 GiB). Memory buys little: the
-/// corner's O-3 task took 2.78·10⁹ nodes in 3.5 GiB (504 s), 2.69·10⁹ in
-/// 4 GiB and 2.59·10⁹ in 8 GiB; O 15 took 3.94·10⁹ (684 s), 3.73·10⁹ and
-/// 3.36·10⁹ (docs/qubic.md, sixth session).
+/// 8 GiB the build may use (a task's peak is its table, its pass cache and
+/// the rest of its prover). More memory buys few nodes: the hard tasks
+/// are bound by their search, not their table (docs/qubic.md gives the
+/// figures).
 pub const TASK_TABLE_BYTES: u64 = 3584 << 20;
 
 /// The most nodes (proof and threat search) a task of `solvedb build
-/// qubic` may take before its first move counts as failed: over three
-/// times the budget the O-21 and O-22 tasks ran out of in 4 GiB, so a
-/// build that cannot finish says so (after hours) instead of running on.
+/// qubic` may take before its first move counts as failed: several times
+/// what the hardest task needs, so a build that cannot finish says so
+/// (after hours) instead of running on.
 pub const TASK_NODES: u64 = 40_000_000_000;
 
 /// The attacker's moves an OR node of a task searches at first
-/// ([`ProverLimits::width`]): 4 proved the corner's O-1 and O-5 tasks in
-/// 2.6·10⁷ and 1.8·10⁷ nodes, where every move at once had not proved them
-/// in 1.5·10⁸, and widths 2 and 8 did worse (docs/qubic.md).
+/// ([`ProverLimits::width`]): a few of the most promising moves prove the
+/// hard tasks where every move at once does not within the budget, and 4
+/// does better than 2 or 8 (docs/qubic.md).
 pub const TASK_WIDTH: usize = 4;
 
 /// The fewest stones at which a task's OR nodes are narrowed to
 /// [`TASK_WIDTH`] ([`ProverLimits::narrow_from`]): X's first two moves of a
-/// task (2 and 4 stones) search every move. With 6, the O-1 and O-5 tasks
-/// took 8.4·10⁶ and 1.6·10⁷ nodes, against 2.6·10⁷ and 1.9·10⁷ narrowed
-/// everywhere (docs/qubic.md).
+/// task (2 and 4 stones) search every move, where a move left out costs
+/// most and nodes are few.
 pub const TASK_NARROW_FROM: u32 = 6;
 
 /// The node budget of each threat search of a task's prover
 /// ([`ProverLimits::threat_budget`]; the probe's own search keeps
-/// `THREAT_BUDGET`): 2,000 took 3–6% fewer nodes than 20,000 on the O-1 and
-/// O-5 tasks with [`TASK_NARROW_FROM`], 500 took more (docs/qubic.md).
+/// [`THREAT_BUDGET`](solvedb_lookup::games::qubic::threats::THREAT_BUDGET)):
+/// a smaller budget fails sooner where no line exists, and the proof search
+/// finds the longer lines itself; below it, too many lines are missed
+/// (docs/qubic.md).
 pub const TASK_THREAT_BUDGET: u64 = 2_000;
 
 /// Whether a task's proof table replaces by work alone
 /// ([`ProverLimits::replace_by_work`]): where a task's table fills, the
 /// defences proved at once by a line's zone (millions of one-node entries)
-/// no longer push out the open subtrees; with the O-1 task in a table of
-/// 2¹⁹ entries (a quarter of what it uses) it took 357,450 proof-search
-/// calls against 733,816; where the table does not fill nothing changes
-/// (docs/qubic.md).
+/// do not push out the open subtrees; where the table does not fill
+/// nothing changes.
 pub const TASK_REPLACE_BY_WORK: bool = true;
 
 /// The stone limits ([`ProverLimits::max_stones`]) a task's proof tries in
@@ -119,11 +116,9 @@ pub const TASK_REPLACE_BY_WORK: bool = true;
 /// counts as not won, so every line of the search ends there and a
 /// narrowed node whose moves all fail takes more in. A proof within a
 /// limit is a proof; a task disproved within one is tried with the next.
-/// This iterative deepening on the stones turned the corner's hardest
-/// tasks from hours into seconds: O 3 proved within 12 stones in 2.6·10⁵
-/// proof-search calls (14 s), where without a limit it took 3.4·10⁷ (504
-/// s); O 22 and O 63 within 12 too; O 21, not proved without a limit
-/// after 6,000 s, needed 14 (docs/qubic.md, seventh session).
+/// This iterative deepening on the stones is what proves the hardest tasks
+/// in seconds rather than hours: their wins are short, and a search
+/// without a limit spends itself on long lines first.
 pub const TASK_STONES_AHEAD: [u32; 6] = [8, 10, 12, 14, 18, 22];
 
 /// Bytes of a task's proof table per entry of its cache of pass lines
@@ -352,7 +347,7 @@ fn prove_move(
         }
     }
     // Replies on the cells of seven lines first (O's strongest, which
-    // were the hardest tasks: docs/qubic.md), so that the long tasks start
+    // are the hardest tasks: docs/qubic.md), so that the long tasks start
     // at once on every thread; each task's result does not depend on when
     // it runs.
     positions.sort_by_key(|&(cell, board)| (std::cmp::Reverse(lines_through(cell)), board));

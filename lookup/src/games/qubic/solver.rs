@@ -1,14 +1,16 @@
 //! [`QubicSolver`], Qubic's exact live search: forced play, then
 //! alpha-beta over what remains.
 
-use std::fmt;
 use std::time::Instant;
 
+use super::Qubic;
+use super::board::QubicBoard;
+use super::lines::{CELLS, LineCells, line_cells};
+use super::move_order::ordered_moves;
+use super::pairing::has_pairing;
+use super::transpositions::{Entry, NO_MOVE, Transpositions};
 use crate::error::Error;
 use crate::game::{ExactSolver, Game, SearchLimits};
-use crate::games::qubic::{
-    CELLS, LINE_DEGREE, LINES, LINES_THROUGH, LineCells, Qubic, QubicBoard, line_cells,
-};
 use crate::value::{Score, WIN_SCORE};
 
 /// Beyond every score: a win scores at most `WIN_SCORE - 7`.
@@ -99,30 +101,16 @@ fn win_at(stones: Score) -> Score {
 /// runs out the answer is an error, never a guess. The table is kept
 /// between calls, so the moves of a position cost little after it.
 ///
-/// # Measured
+/// # Why these rules
 ///
-/// With `qubic_search` (release build, a shared 2-core machine: times are
-/// rough) on two sets: *late*, 120 calm positions with 32, 36 and 40 stones
-/// and every move of each (`40 --calm --moves --stones=32,36,40`), and
-/// *early*, 48 calm positions with 8, 12, 16 and 20 stones, values only,
-/// 10,000,000 nodes each (`12 --calm --stones=8,12,16,20`). Each rule
-/// switched off ([`Rules`]):
-///
-/// | | late: nodes | time | early: answered | nodes | time |
-/// |---|---|---|---|---|---|
-/// | every rule | 1.59M | 0.34 s | 42 | 68.9M | 18.3 s |
-/// | no deepening | 1.45M | 0.37 s | 36 | 125.7M | 41.4 s |
-/// | no sign tests | 1.93M | 0.39 s | 42 | 68.9M | 18.2 s |
-/// | no pairings | 19.4M | 5.35 s | 42 | 68.9M | 18.3 s |
-/// | no dead cells | 1.72M | 0.37 s | 42 | 68.9M | 19.0 s |
-///
-/// Deepening pays for long wins, pairings for draws. Trying threats before
-/// fork blocks took 42% fewer nodes than the other way round (late set,
-/// before pairings); the weights of the lines matter a few per cent.
-/// Canonical keys (the least of the 192 images) would save almost nothing:
-/// two lines of play from a position with a few stones almost never reach
-/// symmetric images of each other. They saved 0.15% of the nodes on the
-/// late set and 0.002% on the early one, at 2.7 and 2.2 times the time.
+/// Each rule is exact and can be switched off ([`Rules`]), which changes
+/// only the work. Deepening pays for long wins, pairing strategies for
+/// draws, dead cells for late positions. Threats are tried before fork
+/// blocks because a threat forces the reply and so is cheap to refute.
+/// Canonical keys (the least of the 192 images) are not used: two lines of
+/// play from a position with a few stones almost never reach symmetric
+/// images of each other, so they would save almost no nodes and cost more
+/// than twice the time.
 #[derive(Debug)]
 pub struct QubicSolver {
     limits: SearchLimits,
@@ -331,7 +319,14 @@ impl QubicSolver {
             cut = best.offer(score, cell);
         }
         if !cut {
-            let mut moves = ordered_moves(me, you, &known, table_move, self.rules.dead_cells);
+            let mut moves = ordered_moves(
+                me,
+                you,
+                &known.mine,
+                &known.theirs,
+                table_move,
+                self.rules.dead_cells,
+            );
             while let Some(cell) = moves.pop_best() {
                 let score = -self.search(you, me | 1 << cell, -beta, -best.floor)?;
                 if best.offer(score, cell) {
@@ -378,10 +373,7 @@ impl QubicSolver {
     /// first: a draw is then proved by them alone, and a win (loss) needs
     /// only the tests of the remaining odd (even) depths. Deep tests of
     /// both kinds cost about what these two cost, and a draw needs all of
-    /// them. (Measured on the late set of [`QubicSolver`] before pairing
-    /// strategies, when draws were dear: 33.6M nodes with depth tests only,
-    /// 19.4M with the sign settled at 5/8 of the empty cells; 26.5M at 3/8,
-    /// 24.9M at 6/8, 24.2M to 25.1M at a fixed 15 to 19 plies.)
+    /// them; 5/8 is where the sum of both kinds of test is least.
     fn deepening(&mut self, me: u64, you: u64) -> Result<Score, Error> {
         let stones = (me | you).count_ones() as Score;
         let empties = CELLS as Score - stones;
@@ -455,96 +447,6 @@ impl Best {
     }
 }
 
-/// The moves of a position, each with its key: the rule-of-thumb score,
-/// shifted up, and `63 - cell` below it, so that keys are distinct and ties
-/// go to the lower cell. The best is picked when it is wanted: a search
-/// that cuts off after a move or two never orders the rest.
-struct Moves {
-    keys: [u32; CELLS],
-    len: usize,
-}
-
-impl Moves {
-    /// The best move left, taken out.
-    #[inline]
-    fn pop_best(&mut self) -> Option<u8> {
-        let keys = &mut self.keys[..self.len];
-        let (at, &key) = keys.iter().enumerate().max_by_key(|&(_, &k)| k)?;
-        keys[at] = keys[keys.len() - 1];
-        self.len -= 1;
-        Some(63 - (key & 63) as u8)
-    }
-}
-
-/// Weights of a cell's lines for move ordering, by the stones on the line:
-/// `OWN[k]` for a line with `k` of the mover's stones and none of the
-/// opponent's, `OPPONENT[k]` for one with `k` of the opponent's and none of
-/// the mover's (occupying it takes the line from them). Lines held by both
-/// count nothing.
-const OWN: [u32; 4] = [1, 4, 16, 0];
-const OPPONENT: [u32; 4] = [1, 5, 25, 0];
-
-/// `LINE_WEIGHTS[own][other]`: the weight of a line with `own` of the
-/// mover's stones and `other` of the opponent's, from `OWN` and `OPPONENT`.
-const LINE_WEIGHTS: [[u32; 5]; 5] = {
-    let mut table = [[0u32; 5]; 5];
-    let mut k = 0;
-    while k < 4 {
-        table[k][0] += OWN[k];
-        table[0][k] += OPPONENT[k];
-        k += 1;
-    }
-    table
-};
-
-/// The moves of a quiet position, best first by the rules of thumb in
-/// [`QubicSolver`]'s documentation.
-fn ordered_moves(
-    me: u64,
-    you: u64,
-    known: &Quiet,
-    table_move: Option<u8>,
-    skip_dead: bool,
-) -> Moves {
-    let mut keys = [0u32; CELLS];
-    let mut len = 0;
-    // Dead cells, on no line that either player can still complete, are
-    // left out: see `QubicSolver`.
-    let mut rest = if skip_dead {
-        known.mine.live | known.theirs.live
-    } else {
-        !(me | you)
-    };
-    // The table's move is searched already.
-    if let Some(cell) = table_move {
-        rest &= !(1 << cell);
-    }
-    // Each line's weight once, then each cell's sum over its lines.
-    let mut weights = [0u32; LINES.len()];
-    for (weight, &line) in weights.iter_mut().zip(&LINES) {
-        let (own, other) = ((line & me).count_ones(), (line & you).count_ones());
-        *weight = LINE_WEIGHTS[own as usize][other as usize];
-    }
-    while rest != 0 {
-        let cell = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let bit = 1u64 << cell;
-        let mut key = 0;
-        for &line in &LINES_THROUGH[cell][..usize::from(LINE_DEGREE[cell])] {
-            key += weights[usize::from(line)];
-        }
-        if known.mine.pairs & bit != 0 {
-            key += 1 << 12;
-        }
-        if known.theirs.forks & bit != 0 {
-            key += 1 << 10;
-        }
-        keys[len] = key << 6 | (63 - cell as u32);
-        len += 1;
-    }
-    Moves { keys, len }
-}
-
 impl ExactSolver<QubicBoard> for QubicSolver {
     fn score(&mut self, board: QubicBoard) -> Result<Score, Error> {
         self.deadline = self.limits.time.map(|t| Instant::now() + t);
@@ -564,184 +466,6 @@ impl ExactSolver<QubicBoard> for QubicSolver {
     }
 }
 
-/// The move of an entry that has none.
-const NO_MOVE: u8 = u8::MAX;
-
-/// One transposition-table entry: a quiet position (the mover's stones and
-/// the opponent's, the whole key), bounds on its score and the best move
-/// found (the move that cut off or was best, [`NO_MOVE`] if every move
-/// failed low). `empties == 0` marks an unused entry (a quiet position always has
-/// an empty cell).
-#[derive(Copy, Clone, Debug, Default)]
-struct Entry {
-    me: u64,
-    you: u64,
-    lower: i16,
-    upper: i16,
-    mv: u8,
-    empties: u8,
-}
-
-/// The transposition table: buckets of two entries, the first kept for the
-/// position with more empty cells (the larger subtree, dearer to search
-/// again), the second for the latest. It starts small and doubles while it
-/// is more than half full, up to its memory limit, then replaces.
-struct Transpositions {
-    entries: Vec<Entry>,
-    bits: u32,
-    max_bits: u32,
-    used: usize,
-}
-
-/// Sizes only: the entries would be millions of lines.
-impl fmt::Debug for Transpositions {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Transpositions")
-            .field("entries", &self.entries.len())
-            .field("used", &self.used)
-            .field("max_entries", &(1u64 << self.max_bits))
-            .finish()
-    }
-}
-
-/// The table starts with `2^START_BITS` entries (96 KiB).
-const START_BITS: u32 = 12;
-
-impl Transpositions {
-    fn new(max_bytes: u64) -> Transpositions {
-        let max_entries = (max_bytes / size_of::<Entry>() as u64).max(2);
-        let max_bits = (63 - max_entries.leading_zeros()).min(40);
-        let bits = START_BITS.min(max_bits);
-        Transpositions {
-            entries: vec![Entry::default(); 1 << bits],
-            bits,
-            max_bits,
-            used: 0,
-        }
-    }
-
-    /// The first entry of the bucket of a position.
-    #[inline]
-    fn bucket(&self, me: u64, you: u64) -> usize {
-        let mut h =
-            me.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ you.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        h ^= h >> 29;
-        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        (h >> (64 - self.bits)) as usize & !1
-    }
-
-    #[inline]
-    fn get(&self, me: u64, you: u64) -> Option<Entry> {
-        let at = self.bucket(me, you);
-        self.entries[at..at + 2]
-            .iter()
-            .find(|e| e.empties != 0 && e.me == me && e.you == you)
-            .copied()
-    }
-
-    fn put(&mut self, entry: Entry) {
-        let at = self.bucket(entry.me, entry.you);
-        let bucket = &mut self.entries[at..at + 2];
-        let fresh = if let Some(same) = bucket
-            .iter_mut()
-            .find(|e| e.empties != 0 && e.me == entry.me && e.you == entry.you)
-        {
-            *same = entry;
-            false
-        } else if bucket[0].empties == 0 {
-            bucket[0] = entry;
-            true
-        } else if entry.empties >= bucket[0].empties {
-            let fresh = bucket[1].empties == 0;
-            bucket[1] = bucket[0];
-            bucket[0] = entry;
-            fresh
-        } else {
-            let fresh = bucket[1].empties == 0;
-            bucket[1] = entry;
-            fresh
-        };
-        if fresh {
-            self.used += 1;
-            if self.used > self.entries.len() / 2 && self.bits < self.max_bits {
-                self.grow();
-            }
-        }
-    }
-
-    /// Twice the entries, every entry moved to its new bucket (in one of
-    /// the new bucket's two places, as `put` would).
-    fn grow(&mut self) {
-        let old = std::mem::take(&mut self.entries);
-        self.bits += 1;
-        self.entries = vec![Entry::default(); 1 << self.bits];
-        self.used = 0;
-        for entry in old.into_iter().filter(|e| e.empties != 0) {
-            self.put(entry);
-        }
-    }
-}
-
 /// Pairing strategies are looked for in quiet positions with at least this
 /// many empty cells (below it they are rare and the search is cheap).
 const PAIRING_FROM: u8 = 4;
-
-/// Whether the defender has a *pairing strategy* against every line the
-/// attacker can still complete (every line without a stone of the
-/// defender): two empty cells of each such line, the pairs all disjoint.
-/// The defender then answers a stone on one cell of a pair with the other
-/// (and plays anywhere when the attacker's stone is on no pair, or its
-/// partner is already the defender's, or it is the defender's turn), so
-/// every such line soon holds a stone of the defender and the attacker
-/// completes none: the attacker cannot win, whoever is to move.
-///
-/// Two lines share at most one cell, so a pair lies on one line only, and
-/// a pairing is a matching of two copies of each line to distinct empty
-/// cells of the line: Kuhn's augmenting paths over cell masks.
-pub(crate) fn has_pairing(attacker: u64, defender: u64) -> bool {
-    let empty = !(attacker | defender);
-    // The empty cells of each line copy.
-    let mut need = [0u64; 2 * LINES.len()];
-    let mut count = 0;
-    let mut cover = 0;
-    for &line in &LINES {
-        if line & defender == 0 {
-            let cells = line & empty;
-            if cells.count_ones() < 2 {
-                return false;
-            }
-            need[count] = cells;
-            need[count + 1] = cells;
-            count += 2;
-            cover |= cells;
-        }
-    }
-    if count as u32 > cover.count_ones() {
-        return false;
-    }
-    // `owner[c]`: the line copy that holds cell `c`.
-    let mut owner = [u8::MAX; CELLS];
-    for u in 0..count {
-        let mut seen = 0u64;
-        if !augment(u, &need, &mut owner, &mut seen) {
-            return false;
-        }
-    }
-    true
-}
-
-/// Finds line copy `u` a cell: a free one, or one whose holder can move
-/// to another cell (not yet `seen` on this path).
-fn augment(u: usize, need: &[u64], owner: &mut [u8; CELLS], seen: &mut u64) -> bool {
-    let mut cells = need[u] & !*seen;
-    while cells != 0 {
-        let c = cells.trailing_zeros() as usize;
-        cells &= cells - 1;
-        *seen |= 1 << c;
-        if owner[c] == u8::MAX || augment(usize::from(owner[c]), need, owner, seen) {
-            owner[c] = u as u8;
-            return true;
-        }
-    }
-    false
-}

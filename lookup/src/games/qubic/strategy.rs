@@ -29,15 +29,15 @@
 //! position that is settled: O loses, in at most one ply more than the
 //! slowest of them.
 //!
-//! [`ValueEncoding::StrategyMoves`]: crate::format::ValueEncoding::StrategyMoves
-//! [`IndexScheme::SortedWideKeys`]: crate::format::IndexScheme::SortedWideKeys
 
-use crate::format::{Table, TableData, TableError};
-use crate::games::qubic::prover::THREAT_BUDGET;
-use crate::games::qubic::threats::ThreatSearch;
-use crate::games::qubic::{
-    CELLS, INVERSES, QubicBoard, QubicCell, canonical_with_symmetry, line_cells,
-};
+use super::Qubic;
+use super::board::{QubicBoard, QubicCell};
+use super::lines::{CELLS, line_cells};
+use super::symmetry::{INVERSES, canonical_with_symmetry};
+use super::threats::{THREAT_BUDGET, ThreatSearch};
+use crate::format::{IndexScheme, Table, TableData, TableError, ValueEncoding, encode_outcome};
+use crate::game::{Game, Probed, Tabled};
+use crate::value::{Score, WIN_SCORE};
 
 /// Entry bytes per block of a Qubic table: 256 records of 18 bytes.
 pub const BLOCK_ENTRIES: u32 = 18 * 256;
@@ -226,5 +226,95 @@ impl<'t, D: TableData> Strategy<'t, D> {
             by_rules &= reply.settled != Settled::Record;
         }
         Ok(Some((longest + 1, by_rules)))
+    }
+}
+
+/// Qubic's table is the first player's winning strategy (this module):
+/// it covers the positions the strategy reaches, X's with the strategy's
+/// move and a bound on the plies to the win, O's through their moves; every
+/// other position is searched. Values from it are wins and losses "in at
+/// most N plies" (`Probed::at_most`), exact only for a line completed at
+/// once.
+impl Tabled for Qubic {
+    const INDEX: IndexScheme = IndexScheme::SortedWideKeys;
+    const VALUES: ValueEncoding = ValueEncoding::StrategyMoves;
+
+    /// The key space does not fit a `u64` (keys are 128 bits,
+    /// [`key`]): the largest `u64`, which no dense check uses.
+    fn slots(&self) -> u64 {
+        u64::MAX
+    }
+
+    /// X's mask: the high half of the key ([`key`] is the whole
+    /// key), for messages.
+    fn slot(&self, board: QubicBoard) -> u64 {
+        board.x
+    }
+
+    /// A slot (half a key) names no board.
+    fn position_at(&self, _slot: u64) -> Option<QubicBoard> {
+        None
+    }
+
+    /// Entries of a Qubic table are records of two bytes
+    /// ([`encode_record`]), not outcome bytes; this is the
+    /// family's outcome byte, for the generic code that asks.
+    fn encode(&self, board: QubicBoard, score: Score) -> u8 {
+        encode_outcome(self.value(board, score))
+    }
+
+    /// Refuses every single entry byte: a Qubic record is two bytes, read
+    /// by [`table_probe`](Tabled::table_probe).
+    fn decode(&self, _board: QubicBoard, slot: u64, _entry: u8) -> Result<Score, TableError> {
+        Err(TableError::Entry {
+            slot,
+            reason: "qubic records are two bytes, read through the strategy".into(),
+        })
+    }
+
+    /// The strategy's value: see the [module documentation](self). A position it does not
+    /// cover is an error here; [`table_probe`](Tabled::table_probe) says
+    /// `None` instead, and the oracle searches it.
+    fn table_score<D: TableData>(
+        &self,
+        table: &Table<D>,
+        board: QubicBoard,
+    ) -> Result<Score, TableError> {
+        self.table_probe(table, board)?
+            .map(|probed| probed.score)
+            .ok_or_else(|| TableError::Entry {
+                slot: board.x,
+                reason: format!("{} is not a position of the strategy", self.notation(board)),
+            })
+    }
+
+    fn table_probe<D: TableData>(
+        &self,
+        table: &Table<D>,
+        board: QubicBoard,
+    ) -> Result<Option<Probed>, TableError> {
+        if let Some(score) = self.terminal_score(board) {
+            return Ok(Some(Probed {
+                score,
+                at_most: false,
+                by_rules: true,
+            }));
+        }
+        let stones = board.stones() as Score;
+        let mut strategy = Strategy::new(table);
+        if board.x_to_move() {
+            Ok(strategy.x_move(board)?.map(|m| Probed {
+                score: WIN_SCORE - (stones + Score::from(m.plies)),
+                at_most: m.settled != Settled::Immediate,
+                by_rules: m.settled != Settled::Record,
+            }))
+        } else {
+            Ok(strategy.o_bound(board)?.map(|(plies, by_rules)| Probed {
+                score: -(WIN_SCORE - (stones + Score::from(plies))),
+                // Every move lets X complete a line at once: exact.
+                at_most: plies > 2,
+                by_rules,
+            }))
+        }
     }
 }

@@ -1,7 +1,15 @@
 //! Threat sequences ([`ThreatSearch`]): Qubic's wins by threats alone, the
-//! threat-space search at the nodes of the prover.
+//! threat-space search that settles the strategy's positions at probe time
+//! and runs at the nodes of the generator's prover.
 
-use crate::games::qubic::{LINE_DEGREE, LINES, LINES_THROUGH, line_cells};
+use super::lines::{LINE_DEGREE, LINES, LINES_THROUGH, line_cells};
+
+/// The node budget of every threat search whose result a table relies on:
+/// the probe of a strategy resolves the positions the table leaves out with
+/// exactly this search, so it is part of the table format (see
+/// [`strategy`](super::strategy)). The generator's prover searches with it
+/// unless told otherwise.
+pub const THREAT_BUDGET: u64 = 20_000;
 
 /// The most attacker moves a threat line holds: a line adds an attacker
 /// stone and a defender stone per step, so 64 cells allow 32.

@@ -5,8 +5,7 @@
 
 use std::time::Instant;
 
-use solvedb_lookup::games::qubic::prover::Verdict;
-use solvedb_lookup::games::qubic::prover::{Attacker, Prover, ProverLimits};
+use solvedb_generator::games::qubic::prover::{Attacker, Prover, ProverLimits, Verdict};
 use solvedb_lookup::games::qubic::threats;
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{ExactSolver, Game, Qubic, QubicBoard, QubicSolver, SearchLimits};
@@ -197,7 +196,7 @@ fn main() {
         Qubic.parse(moves.trim()).unwrap()
     };
     let mut prover = Prover::new(Attacker::X, limits);
-    prover.trace_depth = trace;
+    prover.trace(trace, |line| eprintln!("{line}"));
     let started = Instant::now();
     let verdict = prover.prove(board);
     println!("{verdict:?} in {:.2?}", started.elapsed());

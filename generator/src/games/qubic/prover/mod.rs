@@ -1,0 +1,57 @@
+//! The df-pn prover behind Qubic's table ([`Prover`]): depth-first
+//! proof-number search with threat sequences at the nodes, which proves
+//! that one side of a Qubic position wins. Only `solvedb build qubic`
+//! ([`prove`](super::prove)) runs it: the library's probe needs none of it.
+//! The rules it searches are the library's
+//! ([`solvedb_lookup::games::qubic`]: lines, threat search, pairing
+//! strategies, symmetries).
+//!
+//! - `dfpn` ([`Prover`]): the search, with its evaluation of a node by the
+//!   rules and the threat search (`dfpn/evaluation`) and its cache of pass
+//!   lines (`dfpn/pass_cache`);
+//! - `limits` ([`ProverLimits`], [`REVISION`]): what a search may spend and
+//!   how it searches, and the revision a build keys its kept tasks on;
+//! - `proof_numbers`: proof numbers and how a node's follow from its
+//!   children's;
+//! - `proof_table`: a fixed-size cache of proof numbers by canonical board;
+//! - `images`: a board's 192 images, from which its children's canonical
+//!   forms follow;
+//! - `move_order`: the attacker's move order at narrowed OR nodes;
+//! - `stats` ([`ProverStats`]) and `trace` ([`TraceLine`]): what a search
+//!   counts and reports (the prover prints nothing).
+
+mod dfpn;
+mod images;
+mod limits;
+mod move_order;
+mod proof_numbers;
+mod proof_table;
+mod stats;
+mod trace;
+
+#[cfg(test)]
+mod tests;
+
+pub use dfpn::Prover;
+pub use limits::{ProverLimits, REVISION};
+pub use proof_numbers::{INFINITE, ProofNumber};
+pub use stats::ProverStats;
+pub use trace::TraceLine;
+
+/// Which side the prover tries to prove a win for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Attacker {
+    /// X, the first player.
+    X,
+    /// O.
+    O,
+}
+
+/// What a proof search found about a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attacker wins.
+    Proved,
+    /// The attacker does not win (the defender wins or it is a draw).
+    Disproved,
+}
