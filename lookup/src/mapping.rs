@@ -183,8 +183,8 @@ pub unsafe fn map_table(path: &Path) -> Result<Table<Mmap>, Error> {
 /// Tables smaller than this stay on 4 KiB pages even where huge pages are
 /// asked for: a huge page is zeroed whole when first touched, so a short
 /// search over a small table, which touches a few thousand scattered
-/// entries, would pay for clearing all of it (measured in the dots solver when huge pages
-/// first came in: fresh 3×3 searches 324 µs with them, 218 µs without).
+/// entries, would pay for clearing all of it (fresh searches of a small
+/// dots board are measurably slower on huge pages).
 pub const HUGE_PAGES_FROM: usize = 128 << 20;
 
 /// Asks Linux to back the 2 MiB-aligned part of `memory` with transparent

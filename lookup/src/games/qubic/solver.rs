@@ -123,8 +123,9 @@ pub struct QubicSolver {
 }
 
 /// Which of [`QubicSolver`]'s rules are on: every one is exact, so
-/// switching one off changes only the work, which is what it is for
-/// (`qubic_search -RULE` measures them). [`Rules::ALL`] is the solver's.
+/// switching one off changes only the work, which is what it is for (the
+/// solver's tests search with each one off and compare the values).
+/// [`Rules::ALL`] is the solver's.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// Iterative deepening on the length of the game; without it, one
