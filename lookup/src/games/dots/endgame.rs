@@ -27,11 +27,13 @@ mod cutoffs;
 mod driver;
 mod geometry;
 mod keys;
+mod loony;
 mod ordering;
 mod parity;
 mod rules;
 mod search;
 mod sides;
+mod step;
 #[cfg(test)]
 mod tests;
 mod transposition;

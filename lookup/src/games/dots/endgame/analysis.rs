@@ -12,8 +12,8 @@
 use std::time::Instant;
 
 use super::EndgameSolver;
-use super::ordering::Step;
 use super::parity::to_parity;
+use super::step::Step;
 use crate::error::Error;
 use crate::games::dots::Edges;
 use crate::value::Score;

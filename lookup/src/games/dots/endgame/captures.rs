@@ -2,8 +2,8 @@
 //! the boxes taken without branching before a position is searched.
 
 use super::geometry::{Geometry, NO_BOX};
-use super::ordering::Step;
 use super::sides::{Sides, members};
+use super::step::Step;
 
 impl Geometry {
     /// Takes every free capture: the position

@@ -1,14 +1,12 @@
 //! Chains and loops: the capturable chains taken as whole turns
 //! ([`Rules::chain_captures`](super::Rules::chain_captures)), the components of two-sided boxes the search
 //! opens at one edge ([`Rules::isolated_components`](super::Rules::isolated_components), [`Rules::chain_ends`](super::Rules::chain_ends)),
-//! and the values of simple loony endgames by Berlekamp's component
-//! recursion ([`Rules::component_values`](super::Rules::component_values)).
+//! and the sacrifice caps of opening them.
 
 use super::geometry::{Geometry, NO_BOX};
-use super::ordering::{NO_CAP, Step, Steps};
 use super::parity::down_to_parity;
 use super::sides::{MAX_BOXES, Sides, members};
-use super::worker::Worker;
+use super::step::{NO_CAP, Step, Steps};
 
 /// Boxes of two sides joined by undrawn edges, as the search opens them:
 /// an isolated chain or loop ([`Rules::isolated_components`](super::Rules::isolated_components)) or a chain
@@ -259,102 +257,5 @@ impl Geometry {
             }
         }
         walk
-    }
-}
-
-impl Worker<'_> {
-    /// The value of a simple loony endgame (every unclaimed box has two
-    /// sides, chains of 3+ and loops of 4+, or chains of any length with
-    /// [`Rules::short_chains`](super::Rules::short_chains)), or `None` for other positions.
-    pub(super) fn simple_loony_value(&mut self, mask: u64, sides: &Sides) -> Option<i32> {
-        let geo = self.geo;
-        if geo.unclaimed(sides) != sides.two().count_ones() as i32 {
-            return None;
-        }
-        let open = u64::from(sides.two()); // unclaimed boxes, as a bit set
-        let free = geo.full & !mask;
-        // The boxes across each free edge of box b (NO_BOX for the border).
-        let neighbours = |b: usize| -> [u8; 2] {
-            let mut out = [NO_BOX; 2];
-            let mut edges = free & geo.box_masks[b];
-            let mut i = 0;
-            while edges != 0 {
-                let e = edges.trailing_zeros();
-                edges &= edges - 1;
-                out[i] = geo.across(e, b as u8);
-                i += 1;
-            }
-            out
-        };
-        let shortest_chain = if geo.rules.short_chains { 1 } else { 3 };
-        let mut components = Vec::new();
-        let mut unseen = open;
-        // Chains first: start at a box with a free edge on the border.
-        for pass in 0..2 {
-            let mut candidates = unseen;
-            while candidates != 0 {
-                let start = candidates.trailing_zeros() as usize;
-                candidates &= candidates - 1;
-                if unseen & 1 << start == 0 {
-                    continue;
-                }
-                if pass == 0 && !neighbours(start).contains(&NO_BOX) {
-                    continue;
-                }
-                let mut length = 0u8;
-                let (mut previous, mut current) = (NO_BOX, start as u8);
-                loop {
-                    unseen &= !(1 << current);
-                    length += 1;
-                    let next = neighbours(current as usize)
-                        .into_iter()
-                        .find(|&n| n != previous && n != NO_BOX && unseen & 1 << n != 0);
-                    match next {
-                        Some(n) => (previous, current) = (current, n),
-                        None => break,
-                    }
-                }
-                let is_loop = pass == 1;
-                if length < if is_loop { 4 } else { shortest_chain } {
-                    return None;
-                }
-                components.push((is_loop, length));
-            }
-        }
-        components.sort_unstable();
-        Some(self.components_value(components))
-    }
-
-    /// Berlekamp's recursion for simple loony endgames: the player to move
-    /// opens the component that is best for them; the opponent takes it all
-    /// and moves next, or takes all but 2 (4 in a loop) and hands them over
-    /// (not possible in a chain of one or two: a two-chain is opened in its
-    /// middle).
-    pub(super) fn components_value(&mut self, components: Vec<(bool, u8)>) -> i32 {
-        if components.is_empty() {
-            return 0;
-        }
-        if let Some(&v) = self.loony_memo.get(&components) {
-            return v;
-        }
-        let mut best = i32::MIN;
-        for i in 0..components.len() {
-            if i > 0 && components[i] == components[i - 1] {
-                continue;
-            }
-            let (is_loop, length) = components[i];
-            let mut rest = components.clone();
-            rest.remove(i);
-            let after = self.components_value(rest);
-            let n = i32::from(length);
-            let opponent = match (is_loop, length) {
-                (true, _) => (n + after).max(n - 8 - after),
-                (false, 3..) => (n + after).max(n - 4 - after),
-                (false, _) => n + after,
-            };
-            best = best.max(-opponent);
-        }
-        self.loony_memo.insert(components, best);
-        best
     }
 }

@@ -3,8 +3,8 @@
 //! a position's children looked up in the table before any is searched.
 
 use super::keys::{Images, Keyed};
-use super::ordering::Step;
 use super::sides::Sides;
+use super::step::Step;
 use super::worker::Worker;
 
 impl Worker<'_> {

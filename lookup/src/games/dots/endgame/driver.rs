@@ -28,6 +28,7 @@ use std::time::Instant;
 
 use super::Rules;
 use super::geometry::Geometry;
+use super::loony::LoonyMemo;
 use super::parity::to_parity;
 use super::transposition::TranspositionTable;
 use super::worker::{Shared, Worker};
@@ -66,7 +67,7 @@ pub struct EndgameSolver {
     pub(super) table: TranspositionTable,
     busy: Box<[AtomicU64]>,
     pub(super) nodes: u64,
-    loony_memo: HashMap<Vec<(bool, u8)>, i32>,
+    loony_memo: LoonyMemo,
 }
 
 /// The memory of the transposition table of [`EndgameSolver::new`]:
@@ -236,7 +237,7 @@ impl EndgameSolver {
         let geo = &self.geo;
         // Each thread's searches, its own first; one already answered is
         // passed over.
-        let search = |first: usize, memo: HashMap<Vec<(bool, u8)>, i32>| {
+        let search = |first: usize, memo: LoonyMemo| {
             let mut memo = memo;
             for i in [first, 1 - first] {
                 if shared[i].stop.load(Ordering::Relaxed) {
@@ -395,17 +396,9 @@ impl EndgameSolver {
 impl EndgameSolver {
     /// The component recursion alone, for tests.
     pub(super) fn simple_loony_value(&mut self, mask: u64) -> Option<i32> {
-        let shared = Shared {
-            table: &self.table,
-            limits: self.limits.clone(),
-            deadline: None,
-            nodes: AtomicU64::new(0),
-            stop: AtomicBool::new(false),
-            busy: &[],
-            result: Mutex::new(None),
-        };
         let sides = self.geo.sides_of(mask);
-        Worker::new(&self.geo, &shared, HashMap::new()).simple_loony_value(mask, &sides)
+        self.geo
+            .simple_loony_value(mask, &sides, &mut HashMap::new())
     }
 }
 

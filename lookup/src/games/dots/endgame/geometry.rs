@@ -1,14 +1,28 @@
 //! The board's fixed facts the search reads, worked out once per solver.
 
 use super::Rules;
-use super::keys::{BorderGroup, border_groups, edge_maps};
-use super::ordering::centre_order;
 use super::sides::Sides;
+use super::transposition::NO_MOVE;
 use crate::game::Game;
 use crate::games::dots::{Dots, EdgeSymmetries};
 
 /// [`Geometry::edge_boxes`] beyond the border.
 pub(super) const NO_BOX: u8 = u8::MAX;
+
+/// The border edges of one box ([`Rules::border_edges`](super::Rules::border_edges)), as masks: all
+/// of them, and for each count `c` the first `c` of them (by number),
+/// where a position's `c` drawn ones are moved to.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BorderGroup {
+    pub(super) edges: u64,
+    pub(super) first: [u64; 5],
+}
+
+/// [`Geometry::border_group_of`] of an edge in no group.
+pub(super) const NO_GROUP: u8 = u8::MAX;
+
+/// The most symmetries a board has (a square's eight).
+pub(super) const MAX_SYMMETRIES: usize = 8;
 
 /// The board's fixed facts the search reads: masks, symmetry maps, move
 /// orders. Shared by every thread.
@@ -36,7 +50,7 @@ pub(super) struct Geometry {
     /// For each box with two or more border edges, those edges.
     pub(super) border_groups: Vec<BorderGroup>,
     /// `border_group_of[e]`: the index in `border_groups` of edge `e`'s
-    /// group, [`NO_GROUP`](super::keys::NO_GROUP) for an edge in none.
+    /// group, [`NO_GROUP`] for an edge in none.
     pub(super) border_group_of: Vec<u8>,
     /// `image_needs[s]`: the edges a position must have drawn for its
     /// image under symmetry `s` to hold the search's root (see
@@ -106,6 +120,74 @@ impl Geometry {
     pub(super) fn unclaimed(&self, sides: &Sides) -> i32 {
         (self.boxes() - sides.four().count_ones() as usize) as i32
     }
+}
+
+/// `edge_maps[s][e]`, where symmetry `s` takes edge `e`, and the inverse
+/// maps, `inverse[s][e]`, the edge symmetry `s` takes to `e`.
+pub(super) fn edge_maps(board: Dots) -> (Vec<[u8; 64]>, Vec<[u8; 64]>) {
+    assert!(board.symmetry_count() <= MAX_SYMMETRIES);
+    let mut edge_maps = vec![[NO_MOVE; 64]; board.symmetry_count()];
+    let mut inverse_maps = edge_maps.clone();
+    for (s, (forward, inverse)) in edge_maps.iter_mut().zip(&mut inverse_maps).enumerate() {
+        for e in 0..board.edges() {
+            let image = board.edge_image(s, e);
+            forward[e as usize] = image as u8;
+            inverse[image as usize] = e as u8;
+        }
+    }
+    (edge_maps, inverse_maps)
+}
+
+/// The border groups of `board` (each box with two or more border edges,
+/// `edge_boxes` giving each edge's boxes) and each edge's group
+/// ([`NO_GROUP`] for none).
+pub(super) fn border_groups(board: Dots, edge_boxes: &[[u8; 2]]) -> (Vec<BorderGroup>, Vec<u8>) {
+    let mut border_edges = vec![Vec::new(); board.boxes() as usize];
+    for e in 0..board.edges() {
+        if let [b, NO_BOX] = edge_boxes[e as usize] {
+            border_edges[b as usize].push(e);
+        }
+    }
+    border_edges.retain(|edges| edges.len() >= 2);
+    let mut border_group_of = vec![NO_GROUP; board.edges() as usize];
+    let mut border_groups = Vec::new();
+    for (g, edges) in border_edges.iter().enumerate() {
+        let mut group = BorderGroup {
+            edges: 0,
+            first: [0; 5],
+        };
+        for (i, &e) in edges.iter().enumerate() {
+            border_group_of[e as usize] = g as u8;
+            group.edges |= 1 << e;
+            group.first[i + 1] = group.edges;
+        }
+        border_groups.push(group);
+    }
+    (border_groups, border_group_of)
+}
+
+/// The edges of `board` from the centre outwards (Barker & Korf 2012 found
+/// centre-first ordering best), and each edge's place in that order.
+pub(super) fn centre_order(board: Dots) -> (Vec<u32>, Vec<u32>) {
+    let mut centre_first: Vec<u32> = (0..board.edges()).collect();
+    // Twice the distance of an edge's midpoint from the centre, squared.
+    let distance = |e: u32| {
+        let edge = board.edge(e);
+        let (r, c) = (i64::from(edge.row) * 2, i64::from(edge.col) * 2);
+        let (y, x) = if edge.horizontal {
+            (r, c + 1)
+        } else {
+            (r + 1, c)
+        };
+        let (dy, dx) = (y - i64::from(board.rows()), x - i64::from(board.cols()));
+        dy * dy + dx * dx
+    };
+    centre_first.sort_by_key(|&e| (distance(e), e));
+    let mut centre_rank = vec![0; board.edges() as usize];
+    for (rank, &e) in centre_first.iter().enumerate() {
+        centre_rank[e as usize] = rank as u32;
+    }
+    (centre_first, centre_rank)
 }
 
 /// The boxes on either side of edge `e`, [`NO_BOX`] for none (a border

@@ -2,26 +2,8 @@
 //! that can be positions of the search, with each box's border edges
 //! normalised, and the keys of its children worked out from its images.
 
-use super::geometry::{Geometry, NO_BOX};
-use super::ordering::Step;
-use super::transposition::NO_MOVE;
-use crate::game::Game;
-use crate::games::dots::Dots;
-
-/// The border edges of one box ([`Rules::border_edges`](super::Rules::border_edges)), as masks: all
-/// of them, and for each count `c` the first `c` of them (by number),
-/// where a position's `c` drawn ones are moved to.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct BorderGroup {
-    pub(super) edges: u64,
-    pub(super) first: [u64; 5],
-}
-
-/// [`Geometry::border_group_of`] of an edge in no group.
-pub(super) const NO_GROUP: u8 = u8::MAX;
-
-/// The most symmetries a board has (a square's eight).
-pub(super) const MAX_SYMMETRIES: usize = 8;
+use super::geometry::{Geometry, MAX_SYMMETRIES, NO_GROUP};
+use super::step::Step;
 
 /// A position's mask as [`Geometry::key`] normalises it and that mask's
 /// image under every symmetry. The key of a child follows from these with
@@ -48,50 +30,6 @@ pub(super) struct Keyed {
     pub(super) mask: u64,
     pub(super) key: u64,
     pub(super) symmetry: usize,
-}
-
-/// `edge_maps[s][e]`, where symmetry `s` takes edge `e`, and the inverse
-/// maps, `inverse[s][e]`, the edge symmetry `s` takes to `e`.
-pub(super) fn edge_maps(board: Dots) -> (Vec<[u8; 64]>, Vec<[u8; 64]>) {
-    assert!(board.symmetry_count() <= MAX_SYMMETRIES);
-    let mut edge_maps = vec![[NO_MOVE; 64]; board.symmetry_count()];
-    let mut inverse_maps = edge_maps.clone();
-    for (s, (forward, inverse)) in edge_maps.iter_mut().zip(&mut inverse_maps).enumerate() {
-        for e in 0..board.edges() {
-            let image = board.edge_image(s, e);
-            forward[e as usize] = image as u8;
-            inverse[image as usize] = e as u8;
-        }
-    }
-    (edge_maps, inverse_maps)
-}
-
-/// The border groups of `board` (each box with two or more border edges,
-/// `edge_boxes` giving each edge's boxes) and each edge's group
-/// ([`NO_GROUP`] for none).
-pub(super) fn border_groups(board: Dots, edge_boxes: &[[u8; 2]]) -> (Vec<BorderGroup>, Vec<u8>) {
-    let mut border_edges = vec![Vec::new(); board.boxes() as usize];
-    for e in 0..board.edges() {
-        if let [b, NO_BOX] = edge_boxes[e as usize] {
-            border_edges[b as usize].push(e);
-        }
-    }
-    border_edges.retain(|edges| edges.len() >= 2);
-    let mut border_group_of = vec![NO_GROUP; board.edges() as usize];
-    let mut border_groups = Vec::new();
-    for (g, edges) in border_edges.iter().enumerate() {
-        let mut group = BorderGroup {
-            edges: 0,
-            first: [0; 5],
-        };
-        for (i, &e) in edges.iter().enumerate() {
-            border_group_of[e as usize] = g as u8;
-            group.edges |= 1 << e;
-            group.first[i + 1] = group.edges;
-        }
-        border_groups.push(group);
-    }
-    (border_groups, border_group_of)
 }
 
 impl Geometry {
@@ -287,6 +225,7 @@ impl Geometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::dots::Dots;
     use crate::games::dots::endgame::Rules;
 
     /// A random root set on `geo` (the empty board every third round) and a

@@ -6,43 +6,7 @@
 use super::chains::Components;
 use super::geometry::{Geometry, NO_BOX};
 use super::sides::{Sides, any_capturable, members};
-use crate::games::dots::Dots;
-
-/// One branch of the search: edges drawn in one turn or part of one.
-#[derive(Copy, Clone, Debug)]
-pub(super) struct Step {
-    pub(super) edges: u64,
-    /// Boxes the step completes.
-    pub(super) gain: i32,
-    /// Whether the same player moves after it.
-    pub(super) keeps_turn: bool,
-    /// The edge that names the step in the table's best-move field.
-    pub(super) hint: u8,
-    /// An upper bound on the step's value for the player making it, known
-    /// before its search ([`Rules::sacrifice_caps`](super::Rules::sacrifice_caps)), or [`NO_CAP`].
-    pub(super) cap: i8,
-}
-
-/// [`Step::cap`] of a step without one.
-pub(super) const NO_CAP: i8 = i8::MAX;
-
-impl Default for Step {
-    fn default() -> Step {
-        Step {
-            edges: 0,
-            gain: 0,
-            keeps_turn: false,
-            hint: 0,
-            cap: NO_CAP,
-        }
-    }
-}
-
-/// Room for the moves of one position, best first: a search node's own
-/// (one of its thread's [`Worker::frames`](super::worker::Worker::frames)), filled in place by
-/// [`Geometry::chain_steps`] or [`Geometry::ordered_moves`] (returned by
-/// value, the kilobyte would be copied twice a node).
-pub(super) type Steps = [Step; 64];
+use super::step::{NO_CAP, Step, Steps};
 
 /// The moves of a position by what they do, for
 /// [`Geometry::ordered_moves`]: `candidates` are the undrawn edges worth
@@ -75,30 +39,6 @@ pub(super) fn place_hint(
         steps[from..=from + i].rotate_right(1);
         count
     }
-}
-
-/// The edges of `board` from the centre outwards (Barker & Korf 2012 found
-/// centre-first ordering best), and each edge's place in that order.
-pub(super) fn centre_order(board: Dots) -> (Vec<u32>, Vec<u32>) {
-    let mut centre_first: Vec<u32> = (0..board.edges()).collect();
-    // Twice the distance of an edge's midpoint from the centre, squared.
-    let distance = |e: u32| {
-        let edge = board.edge(e);
-        let (r, c) = (i64::from(edge.row) * 2, i64::from(edge.col) * 2);
-        let (y, x) = if edge.horizontal {
-            (r, c + 1)
-        } else {
-            (r + 1, c)
-        };
-        let (dy, dx) = (y - i64::from(board.rows()), x - i64::from(board.cols()));
-        dy * dy + dx * dx
-    };
-    centre_first.sort_by_key(|&e| (distance(e), e));
-    let mut centre_rank = vec![0; board.edges() as usize];
-    for (rank, &e) in centre_first.iter().enumerate() {
-        centre_rank[e as usize] = rank as u32;
-    }
-    (centre_first, centre_rank)
 }
 
 impl Geometry {

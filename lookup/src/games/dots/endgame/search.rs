@@ -15,9 +15,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::chains::Components;
 use super::geometry::Geometry;
 use super::keys::{Images, Keyed};
-use super::ordering::{MoveSets, Step, place_hint};
+use super::ordering::{MoveSets, place_hint};
 use super::parity::{down_to_parity, up_to_parity};
 use super::sides::{Sides, any_capturable};
+use super::step::Step;
 use super::transposition::{Entry, NO_MOVE};
 use super::worker::{Halt, Worker};
 
@@ -258,7 +259,7 @@ impl<'a> Worker<'a> {
             return Some(-remaining);
         }
         if geo.rules.component_values {
-            return self.simple_loony_value(mask, sides);
+            return geo.simple_loony_value(mask, sides, &mut self.loony_memo);
         }
         None
     }

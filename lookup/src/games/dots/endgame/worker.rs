@@ -1,14 +1,14 @@
 //! One thread's search: its node count, its limits and its stop.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::chains::{Component, Components};
 use super::geometry::Geometry;
-use super::ordering::{Step, Steps};
+use super::loony::LoonyMemo;
 use super::sides::MAX_BOXES;
+use super::step::{Step, Steps};
 use super::transposition::TranspositionTable;
 use crate::error::Error;
 use crate::game::SearchLimits;
@@ -52,7 +52,7 @@ pub(super) struct Worker<'a> {
     /// shared count.
     pub(super) count: u64,
     flushed: u64,
-    pub(super) loony_memo: HashMap<Vec<(bool, u8)>, i32>,
+    pub(super) loony_memo: LoonyMemo,
     /// Each search node's moves, in the buffer of its number of undrawn
     /// edges (a child has fewer, so no two nodes on one path share one).
     /// A buffer on each node's stack frame would be a kilobyte to set at
@@ -67,7 +67,7 @@ impl<'a> Worker<'a> {
     pub(super) fn new(
         geo: &'a Geometry,
         shared: &'a Shared<'a>,
-        loony_memo: HashMap<Vec<(bool, u8)>, i32>,
+        loony_memo: LoonyMemo,
     ) -> Worker<'a> {
         Worker {
             geo,

@@ -4,8 +4,8 @@ use rayon::prelude::*;
 
 use super::super::chains::Component;
 use super::super::geometry::{Geometry, NO_BOX};
-use super::super::ordering::NO_CAP;
 use super::super::sides::{MAX_BOXES, any_capturable};
+use super::super::step::NO_CAP;
 use super::{plain_move_value, plain_values_3x3};
 use crate::game::Game;
 use crate::games::dots::endgame::Rules;
