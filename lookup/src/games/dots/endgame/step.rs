@@ -32,7 +32,9 @@ impl Default for Step {
 }
 
 /// Room for the moves of one position, best first: a search node's own
-/// (one of its thread's [`Worker::frames`](super::worker::Worker::frames)), filled in place by
-/// [`Geometry::chain_steps`] or [`Geometry::ordered_moves`] (returned by
-/// value, the kilobyte would be copied twice a node).
+/// (one of its thread's [`Worker::frames`](super::worker::Worker::frames)),
+/// filled in place by
+/// [`Geometry::chain_steps`](super::geometry::Geometry::chain_steps) or
+/// [`Geometry::ordered_moves`](super::geometry::Geometry::ordered_moves)
+/// (returned by value, the kilobyte would be copied twice a node).
 pub(super) type Steps = [Step; 64];
