@@ -42,6 +42,7 @@ impl Geometry {
     }
 
     /// [`Geometry::child_after_captures`] given the position's `sides`.
+    #[inline]
     pub(super) fn child_after_captures_with(
         &self,
         mask: u64,

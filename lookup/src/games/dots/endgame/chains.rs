@@ -41,6 +41,7 @@ impl Component {
     /// middle edge, which hands over two single boxes: no cap. With the
     /// `parity` of the position's margins ([`Rules::margin_parity`](super::Rules::margin_parity)) the
     /// cap rounds down to it.
+    #[inline]
     pub(super) fn sacrifice_cap(&self, parity: Option<i8>) -> i8 {
         let k = self.boxes as i8;
         let cap = match (self.is_loop, self.isolated, k) {
@@ -116,6 +117,7 @@ impl Geometry {
     /// [`Rules::chain_captures`](super::Rules::chain_captures): both turns for every capturable box, if
     /// each heads a chain that ends on the border or at a box of at most
     /// one side; `None` if some capturable box heads anything else.
+    #[inline]
     pub(super) fn chain_steps(
         &self,
         mask: u64,
@@ -178,6 +180,7 @@ impl Geometry {
     /// first: the isolated chains and loops, one of each kind and length
     /// ([`Rules::isolated_components`](super::Rules::isolated_components)), and the other chains
     /// ([`Rules::chain_ends`](super::Rules::chain_ends)).
+    #[inline]
     pub(super) fn two_sided_components(
         &self,
         mask: u64,

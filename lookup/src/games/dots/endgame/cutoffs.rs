@@ -15,6 +15,7 @@ impl Worker<'_> {
     /// left in `uppers` (for [`Rules::transposition_skips`](super::Rules::transposition_skips)), and with
     /// [`Rules::prefetch`](super::Rules::prefetch) the children's keys in `keyed` for their
     /// searches.
+    #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn transposition_cutoff(
         &self,
@@ -62,6 +63,7 @@ impl Worker<'_> {
     /// capturable box: its children are keyed from them, a quiet one's
     /// with its edge, a sacrifice's with the edges it and the free
     /// captures after it draw.
+    #[inline]
     pub(super) fn cutoff_child(
         &self,
         mask: u64,
@@ -89,6 +91,7 @@ impl Worker<'_> {
     /// goes to `upper` either way. The child's value for its mover is
     /// `taken` plus the value the table holds for its key, as `search`
     /// counts it.
+    #[inline]
     pub(super) fn cutoff_bound(
         &self,
         step: &Step,

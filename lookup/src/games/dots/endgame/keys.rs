@@ -35,6 +35,7 @@ pub(super) struct Keyed {
 impl Geometry {
     /// The same position with each box's drawn border edges moved to the
     /// first of its border edges: an equal value ([`Rules::border_edges`](super::Rules::border_edges)).
+    #[inline]
     pub(super) fn normalise_borders(&self, mask: u64) -> u64 {
         let mut mask = mask;
         for group in &self.border_groups {
@@ -70,12 +71,14 @@ impl Geometry {
     /// The table key of a position (its least image among those that hold
     /// the root, see [`Geometry::set_root`]) and a symmetry that takes the
     /// position there.
+    #[inline]
     pub(super) fn key(&self, mask: u64) -> (u64, usize) {
         let mask = self.normalised(mask);
         self.least_image(mask, |s| self.symmetries.image(s, mask))
     }
 
     /// `mask` with its border edges normalised where the rules say so.
+    #[inline]
     pub(super) fn normalised(&self, mask: u64) -> u64 {
         if self.rules.border_edges {
             self.normalise_borders(mask)
@@ -127,6 +130,7 @@ impl Geometry {
     /// position lacks is never a quiet child's key (from a random 5×5 root,
     /// most are so), so it is left as the mask itself, and worked out
     /// whole for a descendant that holds its root.
+    #[inline]
     pub(super) fn images(&self, mask: u64) -> Images {
         let normalised = self.normalised(mask);
         let mut images = [normalised; MAX_SYMMETRIES];
@@ -157,6 +161,7 @@ impl Geometry {
     /// it. An image [`Geometry::images`] left out (its root needed two or
     /// more edges the parent lacks) that the descendant now holds the root
     /// in is worked out whole.
+    #[inline]
     pub(super) fn descendant_key(&self, parent: &Images, added: u64) -> (u64, usize) {
         let mut child = parent.normalised;
         let mut bits = added;
@@ -196,12 +201,14 @@ impl Geometry {
 
     /// A quiet step's child before any captures there, keyed from its
     /// parent's images.
+    #[inline]
     pub(super) fn quiet_child(&self, parent: &Images, mask: u64, step: &Step) -> Keyed {
         self.descendant(parent, mask, mask | step.edges)
     }
 
     /// A descendant `child` of the position `parent` describes (`mask`),
     /// keyed from the parent's images.
+    #[inline]
     pub(super) fn descendant(&self, parent: &Images, mask: u64, child: u64) -> Keyed {
         let (key, symmetry) = self.descendant_key(parent, child & !mask);
         Keyed {
@@ -212,6 +219,7 @@ impl Geometry {
     }
 
     /// A position with its key worked out anew.
+    #[inline]
     pub(super) fn keyed(&self, mask: u64) -> Keyed {
         let (key, symmetry) = self.key(mask);
         Keyed {

@@ -19,6 +19,7 @@ impl Geometry {
     /// sides, chains of 3+ and loops of 4+, or chains of any length with
     /// [`Rules::short_chains`](super::Rules::short_chains)), or `None` for
     /// other positions.
+    #[inline]
     pub(super) fn simple_loony_value(
         &self,
         mask: u64,

@@ -23,6 +23,7 @@ pub(super) struct MoveSets {
 /// `steps[from..count]` with the best move of the table (`hint`) out of
 /// it if it was searched already, else first among them (a chain node's
 /// two steps); the new count.
+#[inline]
 pub(super) fn place_hint(
     steps: &mut Steps,
     (from, count): (usize, usize),
@@ -81,6 +82,7 @@ impl Geometry {
     /// and then every other move by how many boxes it gives a third side),
     /// otherwise [`safe_moves`](Geometry::safe_moves) and then
     /// [`sacrifices`](Geometry::sacrifices).
+    #[inline]
     pub(super) fn ordered_moves(
         &self,
         mask: u64,
@@ -125,6 +127,7 @@ impl Geometry {
     }
 
     /// The moves of `mask` sorted by what they do (see [`MoveSets`]).
+    #[inline]
     pub(super) fn move_sets(&self, mask: u64, sides: &Sides) -> MoveSets {
         let free = self.full & !mask;
         let mut candidates = free;
@@ -158,6 +161,7 @@ impl Geometry {
 
     /// The first moves of a position without a capturable box, from the
     /// centre outwards: those that give no box a third side. Their count.
+    #[inline]
     pub(super) fn safe_moves(&self, sets: &MoveSets, sides: &Sides, steps: &mut Steps) -> usize {
         let mut count = 0;
         self.push_from_centre(sets.candidates & !sets.once, sides, steps, &mut count);
@@ -172,6 +176,7 @@ impl Geometry {
     /// edges giving one box a third side, then those giving two), or with a
     /// chain of two's end before its middle, the search visits more
     /// positions (`solvedb bench dots:endgame` measures it).
+    #[inline]
     pub(super) fn sacrifices(
         &self,
         mask: u64,

@@ -90,6 +90,7 @@ pub(super) fn any_capturable(sides: &Sides) -> bool {
 }
 
 /// The members of a bit set of boxes, lowest first.
+#[inline]
 pub(super) fn members(set: u32) -> impl Iterator<Item = u8> {
     let mut rest = set;
     std::iter::from_fn(move || {
