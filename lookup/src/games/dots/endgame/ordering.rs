@@ -192,7 +192,7 @@ impl Geometry {
             0
         };
         // Every move's value here has the parity of the unclaimed boxes
-        // ([`Rules::margin_parity`](super::Rules::margin_parity)): caps round down to it.
+        // ([`Rules::margin_parity`]): caps round down to it.
         let parity = self
             .rules
             .margin_parity
@@ -209,7 +209,7 @@ impl Geometry {
             }
         }
         // The sacrifices no component above stands for: every one without
-        // [`Rules::chain_ends`](super::Rules::chain_ends) and [`Rules::isolated_components`](super::Rules::isolated_components).
+        // [`Rules::chain_ends`] and [`Rules::isolated_components`].
         self.push_from_centre(rest & !sets.twice, sides, steps, &mut count);
         self.push_from_centre(rest & sets.twice, sides, steps, &mut count);
         count

@@ -508,8 +508,8 @@ impl<'a> Worker<'a> {
         let proved = uppers.get(usize::from(i)).copied().unwrap_or(i32::MAX);
         let cap = i32::from(step.cap).min(proved);
         if cap <= progress.low {
-            // The table ([`Rules::transposition_skips`](super::Rules::transposition_skips)) or the chain bound
-            // ([`Rules::sacrifice_caps`](super::Rules::sacrifice_caps)) proves this move cannot raise the
+            // The table ([`Rules::transposition_skips`]) or the chain bound
+            // ([`Rules::sacrifice_caps`]) proves this move cannot raise the
             // window's bottom.
             progress.offer(cap, node.keyed_edge(geo, step.hint));
             return Ok(Visit::Searched);
