@@ -1,7 +1,6 @@
-//! `solvedb bench dots:endgame`: the exact endgame solver of before (the
-//! rules before issue 21, one thread, every move searched on its own, as
-//! the oracle did) against the solver now on a fixed set of positions, in
-//! one run.
+//! `solvedb bench dots:endgame`: a baseline endgame solver (the rules of
+//! `Rules::BEFORE`, one thread, every move searched on its own) against
+//! the solver with every rule on a fixed set of positions, in one run.
 //!
 //! The positions are committed (`tests/data/dots-endgame.positions`) and
 //! made by [`positions_text`]: for each board and number `U` of undrawn
