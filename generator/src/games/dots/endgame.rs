@@ -19,7 +19,7 @@ use solvedb_lookup::{Dots, Edges, Game, SearchLimits};
 
 use crate::bench::{median, peak_memory};
 
-/// The seed of every set: the issue's number.
+/// The seed of every set (changing it changes the committed positions).
 pub const SEED: u64 = 21;
 
 /// The sets: board (rows, columns), undrawn edges, positions.
@@ -213,7 +213,7 @@ pub fn run(text: &str, options: &EndgameOptions, out: &mut dyn Write) -> Result<
     writeln!(
         out,
         "dots endgame solver: now ({threads} threads, {}) against before \
-         (one thread, the rules before issue 21, each move its own search) on {} positions",
+         (one thread, the baseline rules Rules::BEFORE, each move its own search) on {} positions",
         if options.rules == Rules::ALL {
             "every rule".to_string()
         } else {

@@ -50,7 +50,7 @@ impl GeneratorGame for Dots {
     }
 }
 
-/// The plain baseline the issue asks us to beat: one thread, a byte per
+/// The plain baseline the retrograde pass is measured against: one thread, a byte per
 /// position, one loop from the full board down to the empty one that reads
 /// every child through the rules ([`Dots::draw`]). Kept here, not in the
 /// generator, so `solvedb bench` can measure against it in the same run.
