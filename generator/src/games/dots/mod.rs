@@ -50,10 +50,10 @@ impl GeneratorGame for Dots {
     }
 }
 
-/// The plain baseline the retrograde pass is measured against: one thread, a byte per
-/// position, one loop from the full board down to the empty one that reads
-/// every child through the rules ([`Dots::draw`]). Kept here, not in the
-/// generator, so `solvedb bench` can measure against it in the same run.
+/// The plain baseline the retrograde pass is measured against in the same
+/// run of `solvedb bench`: one thread, a byte per position, one loop from
+/// the full board down to the empty one that reads every child through the
+/// rules ([`Dots::draw`]).
 pub fn plain_dots_values(board: Dots) -> Vec<u8> {
     let full = board.full();
     let mut values = vec![0u8; full as usize + 1];
