@@ -399,3 +399,14 @@ pub fn run_browser_test<F: Future<Output = ()>>(test: impl FnOnce() -> F) {
         .unwrap();
     runtime.block_on(test());
 }
+
+/// Ends a browser test: clears the page's storage, closes its tab and says
+/// how long the test took since `started`.
+pub async fn finish(page: Page, started: Instant) {
+    page.js("localStorage.clear()").await;
+    page.tab.c.close().await.unwrap();
+    eprintln!(
+        "browser tests took {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}

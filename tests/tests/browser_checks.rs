@@ -22,12 +22,7 @@ fn the_explorer_checks_in_headless_chromium() {
         let mut checks = Checks::default();
         explorer_checks(&page, &mut checks).await;
         eprintln!("checks: {:.1} s", started.elapsed().as_secs_f64());
-        page.js("localStorage.clear()").await;
-        page.tab.c.close().await.unwrap();
-        eprintln!(
-            "browser tests took {:.1} s",
-            started.elapsed().as_secs_f64()
-        );
+        finish(page, started).await;
         checks.finish();
     });
 }

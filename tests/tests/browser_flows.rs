@@ -24,12 +24,7 @@ fn the_explorer_in_headless_chromium() {
         eprintln!("flows: {:.1} s", started.elapsed().as_secs_f64());
         bounds_shown(&page).await;
         eprintln!("bounds: {:.1} s", started.elapsed().as_secs_f64());
-        page.js("localStorage.clear()").await;
-        page.tab.c.close().await.unwrap();
-        eprintln!(
-            "browser tests took {:.1} s",
-            started.elapsed().as_secs_f64()
-        );
+        finish(page, started).await;
     });
 }
 

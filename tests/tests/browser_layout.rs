@@ -23,12 +23,7 @@ fn the_explorer_layout_in_headless_chromium() {
         layout_checks(&page, &mut checks).await;
         eprintln!("checks: {:.1} s", started.elapsed().as_secs_f64());
         screenshots(&page).await;
-        page.js("localStorage.clear()").await;
-        page.tab.c.close().await.unwrap();
-        eprintln!(
-            "browser tests took {:.1} s",
-            started.elapsed().as_secs_f64()
-        );
+        finish(page, started).await;
         checks.finish();
     });
 }
