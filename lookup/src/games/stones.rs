@@ -121,6 +121,18 @@ impl Layout {
     }
 }
 
+/// The six orders of three axes, for the three-dimensional boards' symmetry
+/// groups (the cube's and Qubic's): a symmetry permutes the axes by one
+/// (coordinate `i` of the image is coordinate `perm[i]` of the cell).
+pub(crate) const AXIS_PERMUTATIONS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// One of the four renumberings `k` (`0..4`) of the coordinates `0..4`
 /// of a side of four cells that, applied to every axis at once, map lines
 /// of four onto lines (they commute with reversal `i ↦ 3 − i`, so rising

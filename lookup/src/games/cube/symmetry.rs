@@ -2,18 +2,10 @@
 //! and the image of a cell mask under one of them.
 
 use super::lines::{CELLS, cell};
+use crate::games::stones::AXIS_PERMUTATIONS;
 
 /// Number of symmetries of the cube.
 pub const SYMMETRY_COUNT: usize = 48;
-
-const AXIS_PERMUTATIONS: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
 
 /// Cell maps of the 48 symmetries: `SYMMETRIES[s][c]` is where cell `c`
 /// goes. Symmetry `s` permutes the axes by `AXIS_PERMUTATIONS[s / 8]`

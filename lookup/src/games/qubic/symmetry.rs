@@ -5,19 +5,10 @@ use std::sync::LazyLock;
 
 use super::board::QubicBoard;
 use super::lines::{CELLS, SIDE, cell, coords};
-use crate::games::stones::renumbering;
+use crate::games::stones::{AXIS_PERMUTATIONS, renumbering};
 
 /// Number of symmetries (see [`SYMMETRIES`]).
 pub const SYMMETRY_COUNT: usize = 192;
-
-const AXIS_PERMUTATIONS: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
 
 /// The renumbering of coordinates (`0..4`) that symmetry `s` applies to all
 /// three axes first: [`renumbering`] `s / 48` (which turns the board inside
