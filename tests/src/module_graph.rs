@@ -351,58 +351,6 @@ fn visit(
     done.insert(node.to_owned());
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn use_trees_expand_and_resolve() {
-        let mut out = Vec::new();
-        expand("crate::{a::b,c::{d,e as f},g}", &mut Vec::new(), &mut out);
-        let got: Vec<String> = out.iter().map(|p| p.join("::")).collect();
-        assert_eq!(
-            got,
-            ["crate::a::b", "crate::c::d", "crate::c::e", "crate::g"]
-        );
-        let module = vec!["http".to_owned(), "api".to_owned()];
-        let path = |s: &str| s.split("::").map(str::to_owned).collect::<Vec<_>>();
-        assert_eq!(
-            resolve(&module, &path("super::rooms::x")),
-            Some(path("http::rooms::x"))
-        );
-        assert_eq!(resolve(&module, &path("crate::store")), Some(path("store")));
-        assert_eq!(resolve(&module, &path("std::io")), None);
-    }
-
-    #[test]
-    fn comments_strings_and_tests_are_not_code() {
-        let code = "use crate::a; // crate::b\n/* crate::c */ let s = \"crate::d\";\n\
-                    let c = '}';\n#[cfg(test)]\nmod tests { use crate::e; }\nfn f<'a>() {}";
-        let code = code_only(code);
-        assert!(code.contains("crate::a") && code.contains("fn f<'a>"));
-        for gone in ["crate::b", "crate::c", "crate::d", "crate::e"] {
-            assert!(!code.contains(gone), "{gone} in {code}");
-        }
-    }
-
-    #[test]
-    fn a_cycle_of_siblings_is_found_and_a_parent_child_pair_is_not() {
-        let dir = std::env::temp_dir().join(format!("module-graph-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("a")).unwrap();
-        fs::write(dir.join("lib.rs"), "mod a; mod b; use crate::a::x;").unwrap();
-        fs::write(dir.join("a/mod.rs"), "mod inner; use self::inner::y;").unwrap();
-        fs::write(dir.join("a/inner.rs"), "use super::z; use crate::b::w;").unwrap();
-        fs::write(dir.join("b.rs"), "pub fn w() {}").unwrap();
-        assert!(cycles(&dir).is_empty(), "{:?}", cycles(&dir));
-        fs::write(dir.join("b.rs"), "use crate::a::inner::q;").unwrap();
-        let found = cycles(&dir);
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert!(found[0].ends_with("crate: a -> b -> a"), "{found:?}");
-        fs::remove_dir_all(&dir).unwrap();
-    }
-}
-
 /// The layers a code map lists for a crate's top-level modules, top first:
 /// one per row of the Markdown table that follows the line `heading`
 /// (up to the next heading), each the names written in backticks in the
@@ -460,4 +408,68 @@ pub fn layer_violations(src: &Path, layers: &[Vec<String>]) -> Vec<String> {
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn use_trees_expand_and_resolve() {
+        let mut out = Vec::new();
+        expand("crate::{a::b,c::{d,e as f},g}", &mut Vec::new(), &mut out);
+        let got: Vec<String> = out.iter().map(|p| p.join("::")).collect();
+        assert_eq!(
+            got,
+            ["crate::a::b", "crate::c::d", "crate::c::e", "crate::g"]
+        );
+        let module = vec!["http".to_owned(), "api".to_owned()];
+        let path = |s: &str| s.split("::").map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(
+            resolve(&module, &path("super::rooms::x")),
+            Some(path("http::rooms::x"))
+        );
+        assert_eq!(resolve(&module, &path("crate::store")), Some(path("store")));
+        assert_eq!(resolve(&module, &path("std::io")), None);
+    }
+
+    #[test]
+    fn comments_strings_and_tests_are_not_code() {
+        let code = "use crate::a; // crate::b\n/* crate::c */ let s = \"crate::d\";\n\
+                    let c = '}';\n#[cfg(test)]\nmod tests { use crate::e; }\nfn f<'a>() {}";
+        let code = code_only(code);
+        assert!(code.contains("crate::a") && code.contains("fn f<'a>"));
+        for gone in ["crate::b", "crate::c", "crate::d", "crate::e"] {
+            assert!(!code.contains(gone), "{gone} in {code}");
+        }
+    }
+
+    #[test]
+    fn a_cycle_of_siblings_is_found_and_a_parent_child_pair_is_not() {
+        let dir = std::env::temp_dir().join(format!("module-graph-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("a")).unwrap();
+        fs::write(dir.join("lib.rs"), "mod a; mod b; use crate::a::x;").unwrap();
+        fs::write(dir.join("a/mod.rs"), "mod inner; use self::inner::y;").unwrap();
+        fs::write(dir.join("a/inner.rs"), "use super::z; use crate::b::w;").unwrap();
+        fs::write(dir.join("b.rs"), "pub fn w() {}").unwrap();
+        assert!(cycles(&dir).is_empty(), "{:?}", cycles(&dir));
+        fs::write(dir.join("b.rs"), "use crate::a::inner::q;").unwrap();
+        let found = cycles(&dir);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].ends_with("crate: a -> b -> a"), "{found:?}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn layers_are_read_from_a_code_map_table() {
+        let map = "# Map\n\n### `a/src`\n\n| module | holds |\n|---|---|\n\
+                   | `value.rs`, `rng.rs` | values |\n| `format/` | bytes, not `x.rs` |\n\n\
+                   ### `b/src`\n\n| `other.rs` | no |\n";
+        assert_eq!(
+            documented_layers(map, "### `a/src`"),
+            vec![vec!["value", "rng"], vec!["format"]]
+        );
+        assert!(documented_layers(map, "### `c/src`").is_empty());
+    }
 }
