@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Hostile, bounded loads against `solvedb serve --http` on loopback.
 
-Every figure of issue 23's "Why", measured against one `solvedb` binary:
+Slow, idle, flooding and lying clients, each measured against one
+`solvedb` binary (docs/hostile-load.md gives the figures):
 
     scripts/hostile_load.py BINARY [SCENARIO ...]
 

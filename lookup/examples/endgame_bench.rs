@@ -1,7 +1,7 @@
 //! The dots endgame solver on a fixed list of positions, one per line on
 //! standard input (`4x4:h0,0 v1,2 ...`), each with a fresh solver: value,
 //! positions searched and wall time per position, and the totals. The
-//! running benchmark of `games/dots/endgame.rs`:
+//! running benchmark of the solver in `games/dots/endgame/`:
 //!
 //! ```text
 //! cargo run --release -p solvedb-lookup --example endgame_bench [BITS] [before] [threads=N] [-RULE ...] \
@@ -11,7 +11,7 @@
 //! `BITS`: a table of `2^BITS` entries instead of the default size;
 //! `-RULE` (a name of `Rules::NAMES`, e.g. `-transposition-cutoffs`, or
 //! with underscores): that rule switched off;
-//! `before`: the rules before issue 21; `threads=N`: N threads (default:
+//! `before`: the baseline rules `Rules::BEFORE`; `threads=N`: N threads (default:
 //! every core).
 
 use std::io::BufRead;
