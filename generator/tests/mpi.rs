@@ -32,8 +32,13 @@ fn run(mut command: Command, limit: Duration) -> Output {
     child.wait_with_output().expect("output")
 }
 
-/// `mpirun -n ranks solvedb build GAME --mpi --out DIR EXTRA...`.
+/// `mpirun -n ranks solvedb build GAME --mpi --out DIR EXTRA...`, with a
+/// session directory of its own: Open MPI makes its session directory
+/// under `TMPDIR` by the host's name, and two jobs started at once (the
+/// tests run in parallel) can race to create the same one ("mkdir ...
+/// File exists", and the job never starts).
 fn mpirun(ranks: usize, game: &str, dir: &Path, extra: &[&str]) -> Output {
+    let session = tempfile::tempdir().expect("a session directory for mpirun");
     let mut command = Command::new("mpirun");
     command
         // CI runs as root, and this machine may have fewer cores than ranks.
@@ -44,7 +49,8 @@ fn mpirun(ranks: usize, game: &str, dir: &Path, extra: &[&str]) -> Output {
         .arg(dir)
         .args(extra)
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("TMPDIR", session.path());
     run(command, Duration::from_secs(600))
 }
 
