@@ -333,6 +333,41 @@ async fn a_search_stops_when_its_request_ends() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_position_is_refused_before_it_waits_for_a_search() {
+    let limits = quick(ServerLimits {
+        searches: 1,
+        search_queue: 4,
+        queue_wait: Duration::from_secs(3),
+        search_time: Duration::from_secs(60),
+        ..ServerLimits::default()
+    });
+    let server = start(limits, RoomLimits::default()).await;
+    // The one search slot held by a search that would run a minute.
+    let mut busy = tcp_from(other(1), server.addr).await;
+    busy.write_all(format!("GET {SEARCH_5X5} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for path in [
+        "/api/v1/probe?game=qubic&position=XX",
+        "/api/v1/probe?game=dots:5x5&position=5x5:h9,9",
+        "/api/v1/mainline?game=dots:4x4&position=4x4:101",
+    ] {
+        let started = Instant::now();
+        let (status, _, json) = request(&server, me(), "GET", path, &[], "").await;
+        assert_eq!(
+            (status, json["kind"].as_str()),
+            (400, Some("position")),
+            "{path}: {json}"
+        );
+        // At once, not after the queue's three seconds.
+        assert!(started.elapsed() < Duration::from_secs(1), "{path}");
+    }
+    drop(busy);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_deadline_covers_every_search_of_a_request() {
     let limits = quick(ServerLimits {
         search_time: Duration::from_millis(500),

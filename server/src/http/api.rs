@@ -149,6 +149,18 @@ pub async fn ask<T: Send + 'static>(
     Ok(answer?)
 }
 
+/// Refuses a position the game's rules cannot read before it waits for a
+/// search slot: a malformed position is the client's error, answered at
+/// once, however busy the searches are. A table answered in place needs no
+/// check (the oracle reads it there and then).
+fn check_before_admission(state: &AppState, game: GameId, position: &str) -> Result<(), ApiError> {
+    if state.tables.answers_in_place(&game) {
+        return Ok(());
+    }
+    with_game!(game, g => g.parse(position).map(drop).map_err(Error::from))?;
+    Ok(())
+}
+
 /// The oracle's report of `position`, or `None` where it is unknown within
 /// the budget (or the oracle fails: a room's game goes on without values,
 /// a session's move goes unjudged).
@@ -182,6 +194,7 @@ async fn probe(
                 None => Want::Moves,
                 Some(word) => Want::parse(word).ok_or_else(|| ApiError::request(Want::EXPECTED))?,
             };
+            check_before_admission(&state, game, &position)?;
             // A search that stopped having proved bounds answers with them:
             // the error object of kind `budget` and its `bounds`.
             let answer = ask(&state, game, move |oracle, stop| {
@@ -217,6 +230,7 @@ async fn mainline(
             let params = Params::read(&uri, query, &["game", "position"])?;
             let game = params.game()?;
             let position = params.required("position")?.to_owned();
+            check_before_admission(&state, game, &position)?;
             ask(&state, game, move |oracle, stop| {
                 Ok(oracle.mainline_within(game, &position, stop)?.to_json())
             })
