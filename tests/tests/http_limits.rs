@@ -18,6 +18,7 @@ use serde_json::json;
 use solvedb_server::http::ServerLimits;
 use solvedb_server::http::rooms::RoomLimits;
 use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
 
 const PROBE: &str = "/api/v1/probe?game=tictactoe&position=X../.O./...";
 const SEARCH_5X5: &str = "/api/v1/probe?game=dots:5x5&position=5x5:";
@@ -277,8 +278,10 @@ async fn shutdown_with_half_a_request_ends_within_its_deadline() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_search_stops_when_its_request_ends() {
+/// A server with one search slot (a queue of 4 that waits 3 s, searches of
+/// up to a minute), its slot held for 300 ms already by a 5x5 search from
+/// another address; the connection that holds it.
+async fn one_slot_held_by_a_minute_search() -> (Server, TcpStream) {
     let limits = quick(ServerLimits {
         searches: 1,
         search_queue: 4,
@@ -287,12 +290,18 @@ async fn a_search_stops_when_its_request_ends() {
         ..ServerLimits::default()
     });
     let server = start(limits, RoomLimits::default()).await;
-    // A search that would run a minute, its client gone after 300 ms.
-    let mut gone = tcp_from(other(1), server.addr).await;
-    gone.write_all(format!("GET {SEARCH_5X5} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+    let mut busy = tcp_from(other(1), server.addr).await;
+    busy.write_all(format!("GET {SEARCH_5X5} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
         .await
         .unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
+    (server, busy)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_stops_when_its_request_ends() {
+    // A search that would run a minute, its client gone after 300 ms.
+    let (server, gone) = one_slot_held_by_a_minute_search().await;
     drop(gone);
     // The next search gets the one slot well before the first's minute.
     let late = "/api/v1/probe?game=dots:4x4&position=4x4:1111111111111111111111111111111111110000";
@@ -334,20 +343,7 @@ async fn a_search_stops_when_its_request_ends() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_malformed_position_is_refused_before_it_waits_for_a_search() {
-    let limits = quick(ServerLimits {
-        searches: 1,
-        search_queue: 4,
-        queue_wait: Duration::from_secs(3),
-        search_time: Duration::from_secs(60),
-        ..ServerLimits::default()
-    });
-    let server = start(limits, RoomLimits::default()).await;
-    // The one search slot held by a search that would run a minute.
-    let mut busy = tcp_from(other(1), server.addr).await;
-    busy.write_all(format!("GET {SEARCH_5X5} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
-        .await
-        .unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (server, busy) = one_slot_held_by_a_minute_search().await;
     for path in [
         "/api/v1/probe?game=qubic&position=XX",
         "/api/v1/probe?game=dots:5x5&position=5x5:h9,9",

@@ -10,14 +10,12 @@ mod roomkit;
 use std::time::Duration;
 
 use hostile::{
-    JSON, Server, claim, close_reason, me, other, post_room, quick, request, start, ws_from,
-    ws_seat,
+    JSON, claim, close_reason, me, other, post_room, quick, request, serve, start, ws_from, ws_seat,
 };
 use serde_json::json;
 use solvedb_server::http::rooms::RoomLimits;
-use solvedb_server::http::{self, AppState, ServerLimits};
+use solvedb_server::http::{AppState, ServerLimits};
 use solvedb_tests::committed_tables;
-use tokio::sync::oneshot;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rooms_per_address_quota_and_creation_rate() {
@@ -208,21 +206,7 @@ async fn the_move_clock_forfeits_a_stalling_player_once_both_joined() {
         .with_room_limits(rooms)
         .with_data(data.path())
         .unwrap();
-    let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        http::serve_until(listener, state, async {
-            let _ = stopped.await;
-        })
-        .await
-        .map_err(|e| e.to_string())
-    });
-    let server = Server {
-        addr,
-        stop: Some(stop),
-        task,
-    };
+    let server = serve(state).await;
     let made = post_room(&server, me()).await;
     let room = made["room"].as_str().unwrap().to_owned();
     let first = made["token"].as_str().unwrap().to_owned();

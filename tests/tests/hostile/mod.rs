@@ -31,6 +31,11 @@ pub async fn start(limits: ServerLimits, rooms: RoomLimits) -> Server {
     let state = AppState::new(&committed_tables(), limits)
         .unwrap()
         .with_room_limits(rooms);
+    serve(state).await
+}
+
+/// A server of `state` on a free loopback port.
+pub async fn serve(state: AppState) -> Server {
     let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
