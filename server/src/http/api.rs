@@ -34,8 +34,10 @@ use solvedb_lookup::{
     error_json_of, with_game,
 };
 
+use super::analysis::settle;
 use super::error::{ApiError, status_of};
 use super::limits::MAX_QUERY_BYTES;
+use super::proven::{Proven, SEARCHES_HEADER};
 use super::response::{BoardView, CheckRefused, Checked, GameEntry, GameList};
 use super::state::AppState;
 
@@ -163,14 +165,69 @@ fn check_before_admission(state: &AppState, game: GameId, position: &str) -> Res
 
 /// The oracle's report of `position`, or `None` where it is unknown within
 /// the budget (or the oracle fails: a room's game goes on without values,
-/// a session's move goes unjudged).
+/// a session's move goes unjudged). Off the complete tables it is what
+/// [`proven_of`] settled, searched once per position.
 pub async fn report_of(state: &AppState, game: GameId, position: &str) -> Option<Report> {
-    let position = position.to_owned();
-    ask(state, game, move |oracle, stop| {
-        oracle.answer_within(game, &position, Want::Moves, stop)
+    if state.tables.answers_in_place(&game) {
+        let position = position.to_owned();
+        return ask(state, game, move |oracle, stop| {
+            oracle.answer_within(game, &position, Want::Moves, stop)
+        })
+        .await
+        .ok();
+    }
+    match proven_of(state, game, position).await {
+        Ok(Proven::Answer(report)) => Some(report),
+        _ => None,
+    }
+}
+
+/// What is proved of `position` off the complete tables: kept from an
+/// earlier request, else settled now ([`settle`]: forced play first, then
+/// the search) within a search slot and the request's limits, as every
+/// search is ([`ask`]), and kept. A search stopped because its request
+/// ended is not kept (it proved less than a whole search would).
+pub async fn proven_of(state: &AppState, game: GameId, position: &str) -> Result<Proven, ApiError> {
+    let normal =
+        with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?;
+    if let Some(proven) = state.proven.get(game, &normal) {
+        return Ok(proven);
+    }
+    let time = state.limits.search_time;
+    let text = normal.clone();
+    let (settled, cancelled) = ask(state, game, move |oracle, stop| {
+        let settled = settle(oracle, game, &text, stop, time)?;
+        Ok((settled, stop.is_cancelled()))
     })
-    .await
-    .ok()
+    .await?;
+    if settled.searched {
+        state.proven.count_search();
+    }
+    if !cancelled {
+        state.proven.put(game, &normal, settled.proven.clone());
+    }
+    Ok(settled.proven)
+}
+
+/// A move proved best at `position`: the first move of a whole answer,
+/// or one whose proved lower bound reaches the value's upper bound
+/// ([`Proven::best_move`]); `None` where none is proved within the limits.
+pub async fn proven_best(state: &AppState, game: GameId, position: &str) -> Option<String> {
+    if state.tables.answers_in_place(&game) {
+        let report = report_of(state, game, position).await?;
+        return report.moves.first().map(|m| m.mv.clone());
+    }
+    let proven = proven_of(state, game, position).await.ok()?;
+    proven.best_move().map(str::to_owned)
+}
+
+/// The header that counts the server's searches ([`SEARCHES_HEADER`]).
+pub fn with_search_count(state: &AppState, mut response: Response) -> Response {
+    response.headers_mut().insert(
+        SEARCHES_HEADER,
+        axum::http::HeaderValue::from(state.proven.searches()),
+    );
+    response
 }
 
 fn reply(answer: Result<Json, ApiError>) -> Response {
@@ -185,7 +242,7 @@ async fn probe(
     uri: Uri,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
 ) -> Response {
-    reply_bounded(
+    let response = reply_bounded(
         async {
             let params = Params::read(&uri, query, &["game", "position", "want"])?;
             let game = params.game()?;
@@ -195,6 +252,10 @@ async fn probe(
                 Some(word) => Want::parse(word).ok_or_else(|| ApiError::request(Want::EXPECTED))?,
             };
             check_before_admission(&state, game, &position)?;
+            if want != Want::Value && !state.tables.answers_in_place(&game) {
+                // Off the complete tables: settled once, forced play first.
+                return Ok(proven_of(&state, game, &position).await?.to_json_for(want));
+            }
             // A search that stopped having proved bounds answers with them:
             // the error object of kind `budget` and its `bounds`.
             let answer = ask(&state, game, move |oracle, stop| {
@@ -208,7 +269,8 @@ async fn probe(
             Ok(answer)
         }
         .await,
-    )
+    );
+    with_search_count(&state, response)
 }
 
 /// [`reply`] for an answer that may be an error with bounds.

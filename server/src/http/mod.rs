@@ -22,6 +22,10 @@
 //!   it starts ([`search_slots`]), which stop when it ends ([`api::ask`]);
 //!   table answers take no search slot ([`table_scan`]).
 //! - Answers are typed ([`response`]); bodies are read by [`body`].
+//! - A position no complete table answers is settled by [`analysis`]
+//!   (forced play first, then the search move by move) once: what it
+//!   proved is kept in [`proven`], shared by the probe, the computer's
+//!   move and the next request.
 //! - [`bench`](mod@bench) measures the server against in-process calls,
 //!   quiet and under hostile load; [`load`] plays rooms under load.
 //! - Play a friend: [`rooms`] holds the rooms, [`room_routes`] makes and
@@ -31,6 +35,7 @@
 //!   [`leaderboard`] reads SQLite through [`Store`](crate::store::Store).
 
 pub mod activity;
+pub mod analysis;
 pub mod api;
 pub mod bench;
 pub mod body;
@@ -42,6 +47,7 @@ pub mod limits;
 pub mod load;
 pub mod names;
 pub mod page;
+pub mod proven;
 pub mod rate;
 pub mod referee;
 pub mod response;

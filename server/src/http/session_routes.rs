@@ -15,10 +15,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
-use solvedb_lookup::{Error, ErrorKind, GameId, Report, Rng, Want};
+use solvedb_lookup::{Error, ErrorKind, Game, GameId, Rng, with_game};
 
 use super::activity::LastActive;
-use super::api::{Params, ask, report_of};
+use super::api::{Params, proven_best, report_of, with_search_count};
 use super::body::{game_field, json_body, string_field};
 use super::error::ApiError;
 use super::names::person_name;
@@ -56,18 +56,20 @@ fn seed() -> u64 {
 }
 
 /// The computer's move at `position` for `level`, and the level that
-/// chose it: the classic player's where the perfect one has no report.
+/// chose it: for the perfect level the move `proven` best (the report's
+/// first, or one the bounds of a stopped search prove best), else the
+/// classic player's.
 async fn choose(
     game: GameId,
     position: &str,
     level: Level,
-    report: Option<&Report>,
+    proven: Option<String>,
     rng: &mut Rng,
 ) -> Result<(String, Level), ApiError> {
     if level == Level::Perfect
-        && let Some(best) = report.and_then(|r| r.moves.first())
+        && let Some(best) = proven
     {
-        return Ok((best.mv.clone(), Level::Perfect));
+        return Ok((best, Level::Perfect));
     }
     let by = if level == Level::Random {
         Level::Random
@@ -99,7 +101,14 @@ async fn advance(state: &AppState, play: &mut Play) -> Result<(), ApiError> {
         let position = play.game.position.clone();
         // The report chooses the perfect move and judges the move made.
         let report = report_of(state, game, &position).await;
-        let (mv, by) = choose(game, &position, level, report.as_ref(), &mut play.rng).await?;
+        let proven = match (&report, level) {
+            (Some(r), _) => r.moves.first().map(|m| m.mv.clone()),
+            // The bounds a stopped search proved may still hold a best move
+            // (kept from the search `report_of` ran).
+            (None, Level::Perfect) => proven_best(state, game, &position).await,
+            (None, _) => None,
+        };
+        let (mv, by) = choose(game, &position, level, proven, &mut play.rng).await?;
         play.game.play(&mv)?;
         play.verdicts.push(Verdict::of(report.as_ref(), &mv));
         play.by.push(Some(by));
@@ -299,22 +308,16 @@ async fn computer(
                 "level must be perfect, classic or random, not {level:?}"
             ))
         })?;
-        let report = if level == Level::Perfect {
-            let text = position.clone();
-            match ask(&state, game, move |oracle, stop| {
-                oracle.answer_within(game, &text, Want::Moves, stop)
-            })
-            .await
-            {
-                Ok(report) => Some(report),
-                Err(e) if e.kind == ErrorKind::Budget => None,
-                Err(e) => return Err(e),
-            }
+        with_game!(game, g => g.parse(&position).map(drop).map_err(Error::from))?;
+        // The move proved best, from what the probe of this position proved
+        // (kept: no second search), else the classic player's.
+        let proven = if level == Level::Perfect {
+            proven_best(&state, game, &position).await
         } else {
             None
         };
         let mut rng = Rng::new(seed());
-        let (mv, by) = choose(game, &position, level, report.as_ref(), &mut rng).await?;
+        let (mv, by) = choose(game, &position, level, proven, &mut rng).await?;
         Ok::<_, ApiError>(ComputerMove {
             mv,
             level: level.as_str(),
@@ -322,5 +325,5 @@ async fn computer(
         })
     }
     .await;
-    reply(StatusCode::OK, answer)
+    with_search_count(&state, reply(StatusCode::OK, answer))
 }

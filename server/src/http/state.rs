@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use solvedb_lookup::Oracle;
 
 use super::limits::ServerLimits;
+use super::proven::ProvenCache;
 use super::rate::Buckets;
 use super::rooms::{RoomLimits, Rooms};
 use super::search_slots::SearchSlots;
@@ -37,6 +38,8 @@ pub struct AppState {
     pub sessions: Arc<Sessions>,
     /// The leaderboard's database.
     pub store: Arc<Store>,
+    /// What searches proved, by position, and the count of searches run.
+    pub proven: Arc<ProvenCache>,
 }
 
 impl AppState {
@@ -71,6 +74,7 @@ impl AppState {
             rooms: Arc::new(Rooms::new(RoomLimits::default())),
             sessions: Arc::new(Sessions::new(SessionLimits::default())),
             store: Arc::new(Store::in_memory()?),
+            proven: Arc::new(ProvenCache::default()),
         })
     }
 

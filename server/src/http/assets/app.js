@@ -37,6 +37,7 @@ const S = {
   editCells: null,
   busy: false, // the computer, or the server's rated game, is moving
   token: 0,
+  searches: null, // the server's count of live searches run (a response header)
   asking: 0, // when the probe of the shown position was sent (0: none running)
   pending: "", // what to announce once the new value is in
   rated: null, // { session, state } while a rated game is shown
@@ -241,6 +242,9 @@ async function api(path, params) {
   try {
     const response = await fetch(`/api/v1/${path}?${new URLSearchParams(params)}`);
     const json = await response.json();
+    // The server's count of the live searches it has run (off the tables).
+    const searches = response.headers.get("x-solvedb-searches");
+    if (searches !== null) S.searches = Number(searches);
     return response.ok ? { ok: true, json } : { ok: false, status: response.status, ...json };
   } catch (e) {
     return { ok: false, kind: "io", error: `the server did not answer (${e.message})` };
@@ -275,9 +279,11 @@ function valuesOf(answer) {
   if (answer && !answer.ok && answer.bounds && !hidden()) {
     // A search that stopped: each move's bounds, the settled ones with
     // their colour in full.
+    const proven = answer.best_move || null;
     for (const m of answer.bounds.moves) {
       const b = describeBounds(m);
-      values.set(m.move, { ...b, strength: b.exact ? 0.6 : 0.35, best: false, hint: "" });
+      const best = m.move === proven;
+      values.set(m.move, { ...b, strength: b.exact ? 0.6 : 0.35, best, hint: best ? "proven best" : "" });
     }
     return values;
   }
@@ -384,9 +390,10 @@ function render() {
     cls = value.exact ? value.cls : "";
     // Time or the node budget may have stopped it: name the limits, not one.
     meaning = value.exact
-      ? "The search stopped before it settled every move; each shows the range it proved."
-      : `Stopped at the budget before settling: the value lies ${value.text.replace(" (not settled)", "")}; ` +
+      ? "The value is proven; the moves not settled within the search limit show the range proved for each."
+      : `Stopped at the budget before settling: the value is ${value.text.replace(" (not settled)", "")}; ` +
         `each move shows its range.`;
+    if (S.answer.best_move) meaning += ` ${coord(S.answer.best_move)} is proven best.`;
   } else if (unknown) {
     // One line for the value, even beside Qubic's wide board: the budget
     // is named below.
@@ -398,6 +405,10 @@ function render() {
   $("value").textContent = line;
   $("value").className = `value-line ${cls}`;
   $("explain").textContent = meaning;
+  if (S.answer && !tableOnly(S.entry) && S.searches !== null && S.answer.ok !== undefined &&
+      (!S.answer.ok || S.answer.json.source !== "table")) {
+    source = `${source} Live searches run by the server so far: ${S.searches}.`.trim();
+  }
   $("source").textContent = source;
   // A searched game keeps three lines for what its answer means, so the
   // moves do not jump when a long answer replaces the progress line.
@@ -429,11 +440,17 @@ function render() {
       list.append(moveItem(m.move, v, v.best ? " best" : "", v.hint));
     }
   } else if (unknown && S.answer.bounds) {
-    // What may be best first: by the top of each move's range, then its
-    // bottom.
+    // What is proven first: by the bottom of each move's range (an exact
+    // value is its own bottom), exact values before ranges with the same
+    // bottom, then by the top.
+    const exact = (m) => (values.get(m.move).exact ? 1 : 0);
     const moves = [...S.answer.bounds.moves].sort((a, b) =>
-      rankBound(b.upper) - rankBound(a.upper) || rankBound(b.lower) - rankBound(a.lower));
-    for (const m of moves) list.append(moveItem(m.move, values.get(m.move), "", ""));
+      rankBound(b.lower) - rankBound(a.lower) || exact(b) - exact(a) ||
+      rankBound(b.upper) - rankBound(a.upper));
+    for (const m of moves) {
+      const v = values.get(m.move);
+      list.append(moveItem(m.move, v, v.best ? " best" : "", v.hint));
+    }
   } else if (unknown) {
     const li = document.createElement("li");
     li.className = "note";
@@ -726,6 +743,11 @@ async function maybeComputer(token) {
   if (level === "perfect" && S.answer && S.answer.ok && S.answer.json.moves.length) {
     mv = S.answer.json.moves[0].move;
     note = ` (perfect: ${describe(S.answer.json.moves[0]).text})`;
+  } else if (level === "perfect" && S.answer && S.answer.best_move) {
+    // The search stopped, but what it proved holds a best move.
+    mv = S.answer.best_move;
+    const b = S.answer.bounds.moves.find((m) => m.move === mv);
+    note = ` (perfect: proven best, ${describeBounds(b).text})`;
   } else {
     const asked = await api("computer", { game: S.entry.game, position: S.rules.notation(d.cells), level });
     if (token !== S.token) return;
@@ -736,7 +758,10 @@ async function maybeComputer(token) {
       return;
     }
     mv = asked.json.move;
-    if (level === "perfect") note = " (unknown within the search budget: the classic player's move, not known to be best)";
+    if (level === "perfect" && asked.json.by === "perfect") note = " (perfect: proven best)";
+    else if (level === "perfect") {
+      note = " (the perfect player fell back to the classic player: no move was proven best within the search limit)";
+    }
     else note = ` (${level})`;
   }
   S.busy = false;

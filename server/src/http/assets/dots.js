@@ -112,7 +112,7 @@ export function render(container, view) {
     const g = el("g", { class: "edge", role: "button", "data-move": mv });
     if (drawn) g.classList.add("drawn");
     if (value) {
-      g.classList.add("value", value.cls);
+      g.classList.add("value", ...value.cls.split(" ").filter(Boolean));
       if (value.best) g.classList.add("best");
       g.style.setProperty("--strength", String(value.strength));
     }

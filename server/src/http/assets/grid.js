@@ -16,7 +16,7 @@ function cell(view, mv) {
     button.classList.add("mark-" + mark.toLowerCase());
     button.textContent = mark;
   } else if (value) {
-    button.classList.add("value", value.cls);
+    button.classList.add("value", ...value.cls.split(" ").filter(Boolean));
     if (value.best) button.classList.add("best");
     button.style.setProperty("--strength", String(value.strength));
     const tag = document.createElement("span");

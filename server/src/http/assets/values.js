@@ -31,7 +31,8 @@ function boundValue(b) {
   return typeof b === "number" ? { value: b } : b;
 }
 
-/** Text, short tag and colour class of bounds a stopped search proved
+/** Text, short tag and colour classes (one or two, separated by a space:
+ * add them with `classList.add(...cls.split(" "))`) of bounds a search proved
  * (`{lower, upper}` of an error's `bounds`): one value where they meet;
  * else both ends, coloured as a win (a loss) where even the low (high) end
  * is one, grey where they straddle. `exact` says whether they meet. */

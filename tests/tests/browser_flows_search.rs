@@ -1,0 +1,226 @@
+//! The explorer where the server searches live (no complete table): the
+//! ranges a stopped search proved drawn on every searched dots board, one
+//! end or both on either side of zero; a Qubic win in one off the
+//! strategy settled by forced play before any search, its winning move
+//! proven best while the others stay open and played by the perfect
+//! computer; and one search per position, counted by the server.
+//! Headless Chromium over WebDriver, as `browser_flows`.
+
+use std::time::{Duration, Instant};
+
+use solvedb_lookup::testkit::Rng;
+use solvedb_lookup::{BoardKind, Dots, Game, GameId, Oracle, Qubic, Stop, Want, catalogue};
+use solvedb_server::http::{self, AppState, ServerLimits};
+use solvedb_tests::committed_tables;
+use solvedb_tests::explorer::*;
+
+#[test]
+fn searched_positions_in_headless_chromium() {
+    run_browser_test(|| async {
+        let started = Instant::now();
+        let profile = tempfile::tempdir().unwrap();
+        let (_driver, page) = start(profile.path()).await;
+        qubic_win_in_one(&page).await;
+        eprintln!("qubic: {:.1} s", started.elapsed().as_secs_f64());
+        ranges_on_every_dots_board(&page).await;
+        eprintln!("dots: {:.1} s", started.elapsed().as_secs_f64());
+        finish(page, started).await;
+    });
+}
+
+/// A table-only probe: a stop that lets no search start.
+fn table_only() -> Stop {
+    let stop = Stop::new(None, None);
+    stop.cancel();
+    stop
+}
+
+/// A Qubic position off the strategy's table where X, to move last, left
+/// O a line of three with its fourth cell open (O to move, nobody has a
+/// line yet), and O's winning cells.
+fn qubic_open_three(oracle: &Oracle) -> (String, Vec<String>) {
+    let g = Qubic;
+    let mut rng = Rng::new(4545);
+    loop {
+        let mut p = g.start();
+        for _ in 0..9 {
+            let moves = g.moves(p);
+            p = g.play(p, *rng.pick(&moves)).0;
+            if g.terminal_score(p).is_some() {
+                break;
+            }
+        }
+        if g.terminal_score(p).is_some() || g.side_to_move(p) != Some('O') {
+            continue;
+        }
+        let wins: Vec<String> = g
+            .moves(p)
+            .into_iter()
+            .filter(|&mv| g.terminal_score(g.play(p, mv).0).is_some_and(|s| s < 0))
+            .map(|mv| mv.to_string())
+            .collect();
+        let text = g.notation(p);
+        let off_table = oracle
+            .answer_within(GameId::Qubic, &text, Want::Value, &table_only())
+            .is_err();
+        if !wins.is_empty() && off_table {
+            return (text, wins);
+        }
+    }
+}
+
+/// The searches the server has counted, read from a probe's header.
+async fn searches(page: &Page, query: &str) -> i64 {
+    let count = page
+        .js(&format!(
+            "return fetch('/api/v1/{query}').then(r => Number(r.headers.get('x-solvedb-searches')))"
+        ))
+        .await;
+    count.as_i64().unwrap_or_else(|| panic!("{query}: {count}"))
+}
+
+async fn qubic_win_in_one(page: &Page) {
+    let (position, wins) = qubic_open_three(&page.oracle);
+    let query = format!(
+        "?game=qubic&start={}&first=human&second=human",
+        enc(&position)
+    );
+    let asked = Instant::now();
+    page.open(&query).await;
+    eprintln!(
+        "qubic win in one shown after {:.2} s",
+        asked.elapsed().as_secs_f64()
+    );
+    page.screenshot("qubic-win-in-one-1280").await;
+    let value = page.text("value").await;
+    assert!(value.contains("win in 1"), "{position}: {value}");
+    // Each winning cell says so; a winning cell is first in the list,
+    // marked best, while moves not settled show ranges.
+    for mv in &wins {
+        let label = page
+            .js(&format!(
+                "return document.querySelector('#board [data-move=\"{mv}\"]').getAttribute('aria-label')"
+            ))
+            .await;
+        assert!(
+            label.as_str().unwrap().contains("win in 1"),
+            "{position} {mv}: {label}"
+        );
+    }
+    let first = page
+        .js("const b = document.querySelector('#moves button');
+             return [b.dataset.move, b.classList.contains('best')]")
+        .await;
+    let (first, starred): (String, bool) = serde_json::from_value(first).unwrap();
+    assert!(wins.contains(&first), "{position}: first listed {first}");
+    assert!(starred, "{position}: the proven best move is starred");
+
+    // The same position asked again, and the perfect computer's move there,
+    // run no new search: what the first probe proved is kept.
+    let probe = format!("probe?game=qubic&position={}", enc(&position));
+    let before = searches(page, &probe).await;
+    let computer = format!(
+        "computer?game=qubic&position={}&level=perfect",
+        enc(&position)
+    );
+    assert_eq!(
+        searches(page, &computer).await,
+        before,
+        "the computer's move"
+    );
+    assert_eq!(searches(page, &probe).await, before, "a second probe");
+
+    // The perfect computer plays a winning move, proven best.
+    page.open(&format!(
+        "?game=qubic&start={}&first=human&second=perfect",
+        enc(&position)
+    ))
+    .await;
+    let over = page.text("value").await;
+    assert!(over.contains("O wins"), "{position}: {over}");
+    let played = page.notation().await;
+    assert!(
+        wins.iter().any(|mv| {
+            let g = Qubic;
+            let p = g.parse(&position).unwrap();
+            g.notation(g.play(p, g.parse_move(mv).unwrap()).0) == played
+        }),
+        "{position}: the computer played to {played}"
+    );
+}
+
+/// Every dots board the server searches (no table), with a small node
+/// budget: positions until the page has drawn a range below zero at both
+/// ends and one that straddles zero, each answered and settled.
+async fn ranges_on_every_dots_board(page: &Page) {
+    let limits = ServerLimits {
+        search_nodes: Some(3_000),
+        search_time: Duration::from_secs(5),
+        ..ServerLimits::default()
+    };
+    let state = AppState::new(&committed_tables(), limits).unwrap();
+    let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(http::serve_until(listener, state, std::future::pending()));
+    let boards: Vec<GameId> = catalogue()
+        .iter()
+        .filter(|g| g.explorer && g.board.kind() == BoardKind::Dots)
+        .map(|g| g.id)
+        .filter(|&id| !page.oracle.has_table(id))
+        .collect();
+    assert!(boards.len() >= 3, "{boards:?}");
+    let mut rng = Rng::new(4518);
+    for game in boards {
+        let GameId::Dots { rows, cols } = game else {
+            unreachable!()
+        };
+        let board = Dots::new(rows, cols).unwrap();
+        let edges = board.moves(board.start()).len() as u32;
+        let (mut below, mut straddling) = (false, false);
+        for attempt in 0..24 {
+            // From the middle of the game to its first moves.
+            let undrawn = edges / 2 + rng.below(u64::from(edges / 3)) as u32;
+            let Some(p) = board.random_without_third_sides(&mut rng, undrawn) else {
+                continue;
+            };
+            let text = board.notation(p);
+            page.c
+                .goto(&format!(
+                    "{base}/?game={}&start={}&first=human&second=human",
+                    enc(&game.to_string()),
+                    enc(&text)
+                ))
+                .await
+                .unwrap();
+            page.idle_within(Duration::from_secs(20)).await;
+            let tags = page
+                .js("return [...document.querySelectorAll('#board .edge-tag')].map(t => t.textContent)")
+                .await;
+            let tags: Vec<String> = serde_json::from_value(tags).unwrap();
+            assert_eq!(
+                tags.len(),
+                board.moves(p).len(),
+                "{game} {text}: every move tagged"
+            );
+            for tag in &tags {
+                if let Some((lo, hi)) = tag.split_once('…') {
+                    below |= lo.starts_with('−') && hi.starts_with('−');
+                    straddling |= lo.starts_with('−') && hi.starts_with('+');
+                }
+            }
+            if below && straddling {
+                page.screenshot(&format!("dots-{rows}x{cols}-ranges-1280"))
+                    .await;
+                eprintln!(
+                    "{game}: both kinds of range after {} positions",
+                    attempt + 1
+                );
+                break;
+            }
+        }
+        assert!(
+            below && straddling,
+            "{game}: ranges below zero at both ends {below}, across zero {straddling}"
+        );
+    }
+}
