@@ -22,6 +22,8 @@ fn searched_positions_in_headless_chromium() {
         let (_driver, page) = start(profile.path()).await;
         qubic_win_in_one(&page).await;
         eprintln!("qubic: {:.1} s", started.elapsed().as_secs_f64());
+        ranges_narrow_as_they_stream(&page).await;
+        eprintln!("stream: {:.1} s", started.elapsed().as_secs_f64());
         ranges_on_every_dots_board(&page).await;
         eprintln!("dots: {:.1} s", started.elapsed().as_secs_f64());
         finish(page, started).await;
@@ -223,4 +225,114 @@ async fn ranges_on_every_dots_board(page: &Page) {
             "{game}: ranges below zero at both ends {below}, across zero {straddling}"
         );
     }
+}
+
+/// A late Qubic position off the strategy, nobody threatening a line at
+/// once: the streamed analysis sends bounds that only narrow, move by
+/// move, then the answer, and the page ends on it.
+async fn ranges_narrow_as_they_stream(page: &Page) {
+    let g = Qubic;
+    let mut rng = Rng::new(4547);
+    let position = loop {
+        let mut p = g.start();
+        for _ in 0..24 {
+            let moves = g.moves(p);
+            p = g.play(p, *rng.pick(&moves)).0;
+            if g.terminal_score(p).is_some() {
+                break;
+            }
+        }
+        let threat = |p| {
+            g.moves(p).into_iter().any(|mv| {
+                let (c, _) = g.play(p, mv);
+                g.terminal_score(c).is_some()
+                    || g.moves(c)
+                        .into_iter()
+                        .any(|r| g.terminal_score(g.play(c, r).0).is_some())
+            })
+        };
+        let text = g.notation(p);
+        let off_table = page
+            .oracle
+            .answer_within(GameId::Qubic, &text, Want::Value, &table_only())
+            .is_err();
+        if g.terminal_score(p).is_none() && off_table && !threat(p) {
+            break text;
+        }
+    };
+    let events = page
+        .js(&format!(
+            "return fetch('/api/v1/analysis?game=qubic&position={}').then(r => r.text())",
+            enc(&position)
+        ))
+        .await;
+    let events = events.as_str().unwrap();
+    let mut steps: Vec<serde_json::Value> = Vec::new();
+    let mut answer = None;
+    for block in events.split("\n\n") {
+        let kind = block.lines().find_map(|l| l.strip_prefix("event: "));
+        let data = block.lines().find_map(|l| l.strip_prefix("data: "));
+        match (kind, data) {
+            (Some("bounds"), Some(d)) => steps.push(serde_json::from_str(d).unwrap()),
+            (Some("answer"), Some(d)) => {
+                answer = Some(serde_json::from_str::<serde_json::Value>(d).unwrap())
+            }
+            _ => {}
+        }
+    }
+    let answer = answer.unwrap_or_else(|| panic!("{position}: no answer in {events}"));
+    assert!(steps.len() >= 2, "{position}: {} steps", steps.len());
+    // Each move's range in a later step lies within its range before.
+    let rank = |v: &serde_json::Value| -> i64 {
+        let plies = v["plies"].as_i64().unwrap();
+        match v["result"].as_str().unwrap() {
+            "win" => 1000 - plies,
+            "loss" => -1000 + plies,
+            _ => 0,
+        }
+    };
+    let ranges = |step: &serde_json::Value| -> Vec<(String, i64, i64)> {
+        step["bounds"]["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["move"].as_str().unwrap().to_owned(),
+                    rank(&m["lower"]),
+                    rank(&m["upper"]),
+                )
+            })
+            .collect()
+    };
+    let exact = |r: &[(String, i64, i64)]| r.iter().filter(|(_, lo, hi)| lo == hi).count();
+    for pair in steps.windows(2) {
+        let (before, after) = (ranges(&pair[0]), ranges(&pair[1]));
+        for ((mv, lo, hi), (mv2, lo2, hi2)) in before.iter().zip(&after) {
+            assert_eq!(mv, mv2);
+            assert!(
+                lo <= lo2 && hi2 <= hi,
+                "{position} {mv}: {lo}..{hi} then {lo2}..{hi2}"
+            );
+        }
+        assert!(
+            exact(&after) > exact(&before),
+            "{position}: a step settles a move"
+        );
+    }
+    // The answer is the last step's, or the whole answer.
+    assert!(
+        answer["status"] == 200 || answer["body"]["bounds"] == steps.last().unwrap()["bounds"],
+        "{position}: {answer}"
+    );
+    // The page ends on that answer.
+    page.open(&format!(
+        "?game=qubic&start={}&first=human&second=human",
+        enc(&position)
+    ))
+    .await;
+    page.screenshot("qubic-streamed-1280").await;
+    let value = page.text("value").await;
+    assert!(!value.contains("searching"), "{position}: {value}");
+    eprintln!("streamed: {} steps, then {}", steps.len(), answer["status"]);
 }

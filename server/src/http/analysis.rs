@@ -41,7 +41,9 @@ pub struct Settled {
 
 /// Settles `position` of `game` within `stop` (the request's stop) and
 /// `time` (the request's search time): forced play first, then the
-/// search, as the [module](self) says.
+/// search, as the [module](self) says. `progress` is told what is proved
+/// after forced play and after each move the search settles, before the
+/// final answer is returned.
 ///
 /// # Errors
 ///
@@ -52,6 +54,7 @@ pub fn settle(
     position: &str,
     stop: &Stop,
     time: Duration,
+    progress: &mut dyn FnMut(&Proven),
 ) -> Result<Settled, Error> {
     if game.info().board.kind() == BoardKind::Dots {
         return settle_in_one_search(oracle, game, position, stop);
@@ -63,7 +66,8 @@ pub fn settle(
             searched: false,
         });
     }
-    with_game!(game, g => settle_lines(g, oracle, position, stop, Instant::now() + time))
+    let deadline = Instant::now() + time;
+    with_game!(game, g => settle_lines(g, oracle, position, stop, deadline, progress))
 }
 
 /// A stop that lets no search start: a probe with it answers from the
@@ -135,6 +139,7 @@ fn settle_lines<G: Game>(
     position: &str,
     stop: &Stop,
     deadline: Instant,
+    progress: &mut dyn FnMut(&Proven),
 ) -> Result<Settled, Error> {
     let game = g.id();
     let p = g.parse(position)?;
@@ -153,6 +158,7 @@ fn settle_lines<G: Game>(
         .map(|&(child, t)| forced(g, oracle, p, child, t))
         .collect();
     let mut searched = false;
+    progress(&proven_now(g, p, &moves, &known, searched));
     // The search, move by move: an equal share of the time left each,
     // then what is left to the moves still open.
     for _pass in 0..2 {
@@ -172,16 +178,33 @@ fn settle_lines<G: Game>(
             let child_stop = Stop::new(Some(share), stop.nodes_left());
             let text = g.notation(children[i].0);
             match oracle.answer_within(game, &text, Want::Value, &child_stop) {
-                Ok(report) => known[i] = Known::Exact(through_move(report.value)),
+                Ok(report) => {
+                    known[i] = Known::Exact(through_move(report.value));
+                    progress(&proven_now(g, p, &moves, &known, searched));
+                }
                 Err(e) if matches!(e.kind(), ErrorKind::Budget) => {}
                 Err(e) => return Err(e),
             }
         }
     }
-    let proven = if known.iter().all(|k| matches!(k, Known::Exact(_))) {
+    let proven = proven_now(g, p, &moves, &known, searched);
+    Ok(Settled { proven, searched })
+}
+
+/// What `known` proves of `p` (moves in the game's order): the whole
+/// answer where every move is exact, else the bounds.
+fn proven_now<G: Game>(
+    g: &G,
+    p: G::Position,
+    moves: &[G::Move],
+    known: &[Known],
+    searched: bool,
+) -> Proven {
+    let game = g.id();
+    if known.iter().all(|k| matches!(k, Known::Exact(_))) {
         let mut valued: Vec<MoveReport> = moves
             .iter()
-            .zip(&known)
+            .zip(known)
             .map(|(mv, k)| MoveReport {
                 mv: mv.to_string(),
                 value: k.bounds().lower,
@@ -204,7 +227,7 @@ fn settle_lines<G: Game>(
     } else {
         let moves: Vec<BoundedMove> = moves
             .iter()
-            .zip(&known)
+            .zip(known)
             .map(|(mv, k)| BoundedMove {
                 mv: mv.to_string(),
                 bounds: k.bounds(),
@@ -222,8 +245,7 @@ fn settle_lines<G: Game>(
                 known.len()
             ),
         }
-    };
-    Ok(Settled { proven, searched })
+    }
 }
 
 /// The bounds on a position's value from its moves': the best lower

@@ -94,12 +94,12 @@ impl Params {
             .map(|(_, v)| v.as_str())
     }
 
-    fn required(&self, name: &str) -> Result<&str, ApiError> {
+    pub(crate) fn required(&self, name: &str) -> Result<&str, ApiError> {
         self.get(name)
             .ok_or_else(|| ApiError::request(format!("missing parameter {name:?}")))
     }
 
-    fn game(&self) -> Result<GameId, ApiError> {
+    pub(crate) fn game(&self) -> Result<GameId, ApiError> {
         Ok(self.required("game")?.parse().map_err(Error::from)?)
     }
 }
@@ -155,7 +155,11 @@ pub async fn ask<T: Send + 'static>(
 /// search slot: a malformed position is the client's error, answered at
 /// once, however busy the searches are. A table answered in place needs no
 /// check (the oracle reads it there and then).
-fn check_before_admission(state: &AppState, game: GameId, position: &str) -> Result<(), ApiError> {
+pub(crate) fn check_before_admission(
+    state: &AppState,
+    game: GameId,
+    position: &str,
+) -> Result<(), ApiError> {
     if state.tables.answers_in_place(&game) {
         return Ok(());
     }
@@ -188,6 +192,17 @@ pub async fn report_of(state: &AppState, game: GameId, position: &str) -> Option
 /// search is ([`ask`]), and kept. A search stopped because its request
 /// ended is not kept (it proved less than a whole search would).
 pub async fn proven_of(state: &AppState, game: GameId, position: &str) -> Result<Proven, ApiError> {
+    proven_with_progress(state, game, position, |_| {}).await
+}
+
+/// [`proven_of`], `progress` told what is proved as the search goes (after
+/// forced play, and after each move it settles), on the search's thread.
+pub async fn proven_with_progress(
+    state: &AppState,
+    game: GameId,
+    position: &str,
+    mut progress: impl FnMut(&Proven) + Send + 'static,
+) -> Result<Proven, ApiError> {
     let normal =
         with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?;
     if let Some(proven) = state.proven.get(game, &normal) {
@@ -196,7 +211,7 @@ pub async fn proven_of(state: &AppState, game: GameId, position: &str) -> Result
     let time = state.limits.search_time;
     let text = normal.clone();
     let (settled, cancelled) = ask(state, game, move |oracle, stop| {
-        let settled = settle(oracle, game, &text, stop, time)?;
+        let settled = settle(oracle, game, &text, stop, time, &mut progress)?;
         Ok((settled, stop.is_cancelled()))
     })
     .await?;

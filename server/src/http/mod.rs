@@ -25,7 +25,8 @@
 //! - A position no complete table answers is settled by [`analysis`]
 //!   (forced play first, then the search move by move) once: what it
 //!   proved is kept in [`proven`], shared by the probe, the computer's
-//!   move and the next request.
+//!   move and the next request; [`analysis_stream`] streams it as it
+//!   settles (server-sent events).
 //! - [`bench`](mod@bench) measures the server against in-process calls,
 //!   quiet and under hostile load; [`load`] plays rooms under load.
 //! - Play a friend: [`rooms`] holds the rooms, [`room_routes`] makes and
@@ -36,6 +37,7 @@
 
 pub mod activity;
 pub mod analysis;
+pub mod analysis_stream;
 pub mod api;
 pub mod bench;
 pub mod body;

@@ -5,7 +5,7 @@ use axum::Router;
 
 use super::limits::MAX_BODY_BYTES;
 use super::state::AppState;
-use super::{api, layers, leaderboard, page, room_routes, session_routes};
+use super::{analysis_stream, api, layers, leaderboard, page, room_routes, session_routes};
 
 /// The whole server: every area inside the [`layers`] that bound every
 /// request and refuse writes from other sites.
@@ -27,6 +27,7 @@ pub fn router(state: AppState) -> Router {
     // Each `layer` wraps the ones before it: the last is the outermost.
     Router::new()
         .merge(api::router())
+        .merge(analysis_stream::router())
         .merge(page::router())
         .merge(room_routes::router())
         .merge(session_routes::router())

@@ -251,6 +251,32 @@ async function api(path, params) {
   }
 }
 
+/** The analysis of `params.position` as it settles (server-sent events):
+ * `onBounds` gets each step's bounds; resolves to the final answer, the
+ * shape `api("probe")` gives. */
+function analysis(params, onBounds) {
+  return new Promise((resolve) => {
+    const source = new EventSource(`/api/v1/analysis?${new URLSearchParams(params)}`);
+    let done = false;
+    const end = (answer) => {
+      if (done) return;
+      done = true;
+      source.close();
+      resolve(answer);
+    };
+    source.addEventListener("bounds", (e) => {
+      if (!done) onBounds({ ok: false, status: 503, streaming: true, ...JSON.parse(e.data) });
+    });
+    source.addEventListener("answer", (e) => {
+      const d = JSON.parse(e.data);
+      S.searches = d.searches;
+      end(d.status === 200 ? { ok: true, json: d.body } : { ok: false, status: d.status, ...d.body });
+    });
+    source.addEventListener("error", () =>
+      end({ ok: false, kind: "io", error: "the server's stream of the analysis ended early" }));
+  });
+}
+
 async function post(path, body) {
   try {
     const response = await fetch(`/api/v1/${path}`, {
@@ -389,7 +415,9 @@ function render() {
     line = `${who} to move: ${value.exact ? value.text : `${value.short} (not settled)`}`;
     cls = value.exact ? value.cls : "";
     // Time or the node budget may have stopped it: name the limits, not one.
-    meaning = value.exact
+    meaning = S.answer.streaming
+      ? "Searching: each move shows the range proved so far, narrowing as moves settle."
+      : value.exact
       ? "The value is proven; the moves not settled within the search limit show the range proved for each."
       : `Stopped at the budget before settling: the value is ${value.text.replace(" (not settled)", "")}; ` +
         `each move shows its range.`;
@@ -617,7 +645,15 @@ async function refresh() {
     S.asking = started;
     tick();
     render();
-    const answer = await api("probe", { game: S.entry.game, position });
+    const params = { game: S.entry.game, position };
+    // Where the server searches, each move's range shows as it narrows.
+    const answer = tableOnly(S.entry)
+      ? await api("probe", params)
+      : await analysis(params, (partial) => {
+        if (token !== S.token) return;
+        S.answer = partial;
+        render();
+      });
     if (S.asking === started) S.asking = 0;
     if (token !== S.token) return;
     if (answer.ok || answer.kind === "budget") remember(position, answer);
