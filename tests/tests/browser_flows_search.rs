@@ -26,6 +26,7 @@ fn searched_positions_in_headless_chromium() {
         eprintln!("stream: {:.1} s", started.elapsed().as_secs_f64());
         ranges_on_every_dots_board(&page).await;
         eprintln!("dots: {:.1} s", started.elapsed().as_secs_f64());
+        creator_takes_a_seat(&page).await;
         finish(page, started).await;
     });
 }
@@ -224,6 +225,16 @@ async fn ranges_on_every_dots_board(page: &Page) {
             below && straddling,
             "{game}: ranges below zero at both ends {below}, across zero {straddling}"
         );
+        if (rows, cols) == (5, 5) {
+            // On a phone the ranges' tags stay readable: 12 px at least.
+            page.viewport(390, 844).await;
+            page.c.refresh().await.unwrap();
+            page.idle_within(Duration::from_secs(20)).await;
+            let (_, _, tag, _) = phone_sizes(page).await;
+            page.screenshot("dots-5x5-ranges-390").await;
+            assert!(tag >= 12.0, "{game}: range tags of {tag:.1} px on a phone");
+            page.viewport(1280, 800).await;
+        }
     }
 }
 
@@ -335,4 +346,41 @@ async fn ranges_narrow_as_they_stream(page: &Page) {
     let value = page.text("value").await;
     assert!(!value.contains("searching"), "{position}: {value}");
     eprintln!("streamed: {} steps, then {}", steps.len(), answer["status"]);
+}
+
+/// Waits until the room page is idle.
+async fn room_idle(page: &Page) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while page.js("return document.body.dataset.state").await != "idle" {
+        assert!(Instant::now() < deadline, "the room page never settled");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// The room's creator clicks the board they made: they take the first
+/// seat and it is their move.
+async fn creator_takes_a_seat(page: &Page) {
+    page.goto("play").await;
+    room_idle(page).await;
+    page.click_css("#make").await;
+    room_idle(page).await;
+    assert_eq!(
+        page.js("return document.getElementById('links').hidden")
+            .await,
+        false
+    );
+    page.click_css(&solvedb_tests::webdriver::move_selector("4"))
+        .await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let turn = page
+            .js("const t = document.getElementById('turn'); return t ? t.textContent : ''")
+            .await;
+        if turn.as_str().is_some_and(|t| t.contains("your move")) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the creator has no seat: {turn}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    page.screenshot("room-creator-seat-1280").await;
 }

@@ -11,8 +11,8 @@ import * as layers from "./layers.js";
 import * as dots from "./dots.js";
 import { forget } from "./focus.js";
 import {
-  SOURCES, best, costOf, describe, describeBounds, explain, hint, initTheme, legend, plural,
-  rank, sameClass, shades,
+  SOURCES, best, describe, describeBounds, explain, hint, initTheme, legend, plural,
+  rank, shades,
 } from "./values.js";
 import { renderReview } from "./review.js";
 import { identity, reservedName, saveName, savedName } from "./identity.js";
@@ -164,6 +164,8 @@ function problem(text, entry) {
     announce(`New game: ${entry.title}.`);
     choose(entry, entry.start, [], 0, { push: true });
   };
+  // The game menu names the link's game (the page may not have drawn it).
+  if ($("game").value !== entry.game) $("game").value = entry.game;
   $("problem").hidden = false;
   $("explorer").hidden = true;
   $("board").replaceChildren();
@@ -174,6 +176,13 @@ function problem(text, entry) {
 /** Reads the URL and checks all of it — the game, the players, the start,
  * every move and the step — by the rules on the server, before anything is
  * drawn. */
+/** A first visit's line saying what the page is; later visits skip it. */
+function introduce() {
+  if (localStorage.getItem("solvedb-visited")) return;
+  $("intro").hidden = false;
+  localStorage.setItem("solvedb-visited", "1");
+}
+
 async function loadUrl() {
   const q = new URLSearchParams(location.search);
   const name = q.get("game");
@@ -407,6 +416,16 @@ function render() {
     cls = value.cls;
     meaning = explain(S.answer.json, who, other);
     source = SOURCES[S.answer.json.source] || S.answer.json.source;
+    if (S.answer.json.source === "forced" && S.answer.json.plies_bound === "at_most") {
+      // Forced play settles who wins; the count of moves stays the
+      // strategy's bound, which the meaning already says.
+      source = "Settled by forced play: a line to finish or to block decides the result.";
+    }
+    const untagged = S.answer.json.unknown_moves || [];
+    if (untagged.length) {
+      meaning += ` ${plural(untagged.length, "cell")} without a tag: the proved strategy does not cover ` +
+        "those moves, so their values are not known here.";
+    }
   } else if (unknown && S.answer.bounds) {
     const value = describeBounds(S.answer.bounds);
     // The range in its short form, so the line stays one line beside a wide
@@ -433,8 +452,9 @@ function render() {
   $("value").textContent = line;
   $("value").className = `value-line ${cls}`;
   $("explain").textContent = meaning;
-  if (S.answer && !tableOnly(S.entry) && S.searches !== null && S.answer.ok !== undefined &&
-      (!S.answer.ok || S.answer.json.source !== "table")) {
+  // The server's count of searches, after where a searched answer came
+  // from (a range's own lines are full: it keeps to them).
+  if (source && S.answer && S.answer.ok && S.answer.json.source !== "table" && S.searches !== null) {
     source = `${source} Live searches run by the server so far: ${S.searches}.`.trim();
   }
   $("source").textContent = source;
@@ -693,13 +713,15 @@ async function review(token) {
   }
   S.reviewing = true;
   render();
-  const items = [];
-  for (let i = 0; i < S.at; i++) {
-    const d = derive(i);
-    const position = S.rules.notation(d.cells);
+  // The answer at every position of the game, the last one included: a
+  // move's value is read from the position it was played in, or from the
+  // value proved of the position it led to.
+  const answers = [];
+  for (let i = 0; i <= S.at; i++) {
+    const position = S.rules.notation(derive(i).cells);
     let answer = S.answers.get(position);
     if (!answer) {
-      $("review-body").textContent = `Reviewing: move ${i + 1} of ${S.at}…`;
+      $("review-body").textContent = `Reviewing: move ${Math.min(i + 1, S.at)} of ${S.at}…`;
       answer = await api("probe", { game: S.entry.game, position });
       if (token !== S.token) {
         S.reviewing = false;
@@ -707,23 +729,84 @@ async function review(token) {
       }
       if (answer.ok || answer.kind === "budget") remember(position, answer);
     }
+    answers.push(answer);
+  }
+  const items = [];
+  for (let i = 0; i < S.at; i++) {
+    const d = derive(i);
     const mv = S.moves[i];
     const item = { ply: i, seat: d.side, who: sideNames()[d.side], coord: coord(mv), kept: null };
-    if (answer.ok) {
-      const played = answer.json.moves.find((m) => m.move === mv);
-      const best = answer.json.moves[0];
-      if (played) {
-        item.kept = sameClass(answer.json, played);
-        item.cost = item.kept ? 0 : costOf(answer.json, played);
-        item.before = answer.json;
-        if (!item.kept && best) item.best = { coord: coord(best.move), text: describe(best).text };
-      }
-    }
+    Object.assign(item, judge(answers[i], answers[i + 1], mv));
     items.push(item);
   }
   S.reviewing = false;
   S.review = items;
   render();
+}
+
+/** The value range of an answer: `{lower, upper}` (bounds, or a value
+ * twice), or null. */
+function rangeOf(answer) {
+  if (!answer) return null;
+  if (answer.ok) return { lower: answer.json, upper: answer.json };
+  return answer.bounds ? { lower: answer.bounds.lower, upper: answer.bounds.upper } : null;
+}
+
+/** A move's verdict (`kept`, `cost`, `before`, `best`) from what is proved:
+ * the value of the position it was played in (`at`), the move's own value
+ * or range there, or — for the line games — the value proved of the
+ * position it led to (`next`), turned over. Kept when the move's whole
+ * range keeps the result the position had; given away when even its best
+ * end falls short of the worst the position held; else unknown. */
+function judge(at, next, mv) {
+  const before = rangeOf(at);
+  let move = null;
+  if (at && at.ok) {
+    const m = at.json.moves.find((o) => o.move === mv);
+    if (m) move = { lower: m, upper: m };
+  } else if (at && at.bounds) {
+    const m = at.bounds.moves.find((o) => o.move === mv);
+    if (m) move = { lower: m.lower, upper: m.upper };
+  }
+  const after = rangeOf(next);
+  if (!isDots() && after && levelClass(after.lower) === levelClass(after.upper)) {
+    // The position it led to is proved won, drawn or lost.
+    const turned = turnOver(after.lower);
+    if (!move || levelClass(move.lower) !== levelClass(move.upper)) move = { lower: turned, upper: turned };
+  }
+  if (!before || !move) return {};
+  const held = levelClass(before.lower);
+  const exactBefore = held === levelClass(before.upper);
+  const best = at && at.ok ? at.json.moves[0] : null;
+  const value = exactBefore ? (at.ok ? at.json : before.lower) : null;
+  if (exactBefore && levelClass(move.lower) === held && levelClass(move.upper) === held) {
+    return { kept: true, cost: 0, before: typeof value === "number" ? { value } : value };
+  }
+  if (levelClass(move.upper) < held) {
+    const given = {
+      kept: false,
+      cost: held - levelClass(move.upper),
+      before: exactBefore ? (typeof value === "number" ? { value } : value) : null,
+    };
+    if (best) given.best = { coord: coord(best.move), text: describe(best).text };
+    return given;
+  }
+  return {};
+}
+
+/** The result class of a value or bound: 2 win, 1 draw, 0 loss; a
+ * margin's number for dots. */
+function levelClass(v) {
+  if (typeof v === "number") return v;
+  if (v.result === undefined) return v.value;
+  return { loss: 0, draw: 1, win: 2 }[v.result];
+}
+
+/** A line game's value for the player who moved into a position, from
+ * the value there for the player to move. */
+function turnOver(v) {
+  const result = { win: "loss", loss: "win", draw: "draw" }[v.result];
+  return { result, plies: v.plies + 1, ...(v.plies_bound ? { plies_bound: v.plies_bound } : {}) };
 }
 
 function play(mv, note = "", { computer = false } = {}) {
@@ -1138,6 +1221,7 @@ async function main() {
     if (e.key === "y") { e.preventDefault(); redo(); }
   });
   addEventListener("popstate", () => loadUrl());
+  introduce();
   await loadUrl();
   await resume();
 }

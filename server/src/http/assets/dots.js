@@ -24,12 +24,15 @@ function el(name, attrs) {
 
 // Text in the SVG would scale with the board (a 2×2 board drawn 560 px
 // wide had 31 px tags): keep tags at 16 px and coordinates at 14 px on the
-// screen however large the board is drawn, 13 px and 12 px on a phone.
+// screen however large the board is drawn, 13 px and 12 px on a phone;
+// a range's tag 12 px (12.5 on a phone, so rounding keeps it at 12).
 function fitText(svg, width) {
   if (!width) return;
   const units = Number(svg.dataset.width) / width; // user units per pixel
   const phone = width < 480;
   svg.style.setProperty("--tag", `${(phone ? 13 : 16) * units}px`);
+  // A range's tag is longer and smaller, but never under 12 px on a phone.
+  svg.style.setProperty("--bound-tag", `${(phone ? 12.5 : 12) * units}px`);
   svg.style.setProperty("--label", `${(phone ? 12 : 14) * units}px`);
 }
 
@@ -148,9 +151,10 @@ export function render(container, view) {
         "dominant-baseline": kind === "v" ? "central" : "auto",
       });
       const range = value.short.split("…");
-      if (kind === "v" && c === rules.cols && range.length === 2) {
-        // A range beside the last column would run past the margin: its
-        // ends on two lines, the same text read aloud.
+      if (kind === "v" && range.length === 2) {
+        // A range beside a vertical edge would run into the next edge (and
+        // past the margin in the last column): its ends on two lines, the
+        // same text read aloud.
         const line = (text, dy) => {
           const span = el("tspan", { x: mx + 12, dy });
           span.textContent = text;

@@ -39,8 +39,10 @@ export function renderReview(container, items, { dots, players }) {
   if (!items.length) {
     summary.textContent = "No moves were played.";
   } else if (!turning) {
-    summary.textContent = items.some((i) => i.kept === null || i.kept === undefined)
-      ? "No move is known to have given anything away (some positions were beyond the search budget)."
+    const open = items.filter((i) => i.kept === null || i.kept === undefined).length;
+    summary.textContent = open
+      ? `No move is proved to have given anything away, but ${plural(open, "move")} could not be judged: ` +
+        "the search did not settle the values around them."
       : "Every move kept the value: perfect play from start to end.";
   } else {
     summary.textContent = `The result changed at move ${turning.ply + 1}: ${turning.who} ${turning.coord} ${verdictText(turning, dots)}.`;
@@ -49,8 +51,11 @@ export function renderReview(container, items, { dots, players }) {
   counts.className = "source";
   counts.textContent = players
     .map((name, seat) => {
-      const mine = items.filter((i) => i.seat === seat && i.kept !== null && i.kept !== undefined);
-      return `${name} kept the value in ${mine.filter((i) => i.kept).length} of ${plural(mine.length, "move")}`;
+      const all = items.filter((i) => i.seat === seat);
+      const mine = all.filter((i) => i.kept !== null && i.kept !== undefined);
+      const open = all.length - mine.length;
+      return `${name} kept the value in ${mine.filter((i) => i.kept).length} of ${plural(mine.length, "move")}` +
+        (open ? ` (${open} not judged)` : "");
     })
     .join("; ") + ".";
   const parts = [summary, counts];

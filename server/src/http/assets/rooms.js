@@ -213,10 +213,20 @@ function render() {
   document.body.dataset.moves = String(s.history.length);
 }
 
+/** The server's words with the move sent (its notation, "0") named by its
+ * cell, as the board shows it ("Aa1"). */
+function named(text, mv) {
+  if (mv === undefined || !R.state) return text;
+  const rules = rulesFor(entryOf(R.state.game).board);
+  const escaped = mv.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return text.replace(new RegExp(`\\bmove ${escaped}(?![\\w,])`, "g"), `move ${rules.coord(mv)}`);
+}
+
 function onPick(mv) {
   const s = R.state;
   if (!s || R.pending || s.result || s.you === "spectator" || s.to_move !== s.you) return;
   R.pending = true;
+  R.sent = mv;
   render();
   R.socket.send(JSON.stringify({ type: "move", move: mv }));
 }
@@ -241,7 +251,7 @@ function connect() {
       render();
     } else if (message.type === "error") {
       R.pending = false;
-      announce(`Refused: ${message.error}`);
+      announce(`Refused: ${named(message.error, R.sent)}`);
       render();
     }
   });
@@ -332,7 +342,17 @@ function showLinks(made, game) {
       }
     });
   }
-  announce(`Room ready for ${entry.title}: send the second link to your friend.`);
+  // The creator's board takes clicks: the first one takes the first seat
+  // (its link), where the game is played.
+  const rules = rulesFor(entry.board);
+  BOARDS[entry.kind].render($("board"), {
+    rules, cells: rules.parse(entry.start), owners: new Map(), values: new Map(),
+    winLine: null, lastMove: null, locked: false, editing: false, playable: true,
+    onPick() {
+      location.href = made.links.first;
+    },
+  });
+  announce(`Room ready for ${entry.title}: send the second link to your friend, and click the board to play first.`);
 }
 
 function showCreate() {

@@ -89,24 +89,6 @@ export function rank(v) {
   return 0;
 }
 
-/** Whether two values are the same result class (a win still a win, a
- * draw a draw; for dots the same margin): a move "keeps" its position's
- * value when its own value is the same class. */
-export function sameClass(a, b) {
-  if (a.result !== undefined) return a.result === b.result;
-  return a.value === b.value;
-}
-
-/** What a move that does not keep the value gives away: result classes
- * (a draw thrown into a loss is 1), boxes for dots. */
-export function costOf(before, played) {
-  if (before.result !== undefined) {
-    const order = { loss: 0, draw: 1, win: 2 };
-    return order[before.result] - order[played.result];
-  }
-  return before.value - played.value;
-}
-
 /** What a move with cost `cost` did, in words. */
 export function costText(dots, cost, before) {
   if (dots) return `gave away ${plural(cost, "box", "boxes")}`;
