@@ -12,8 +12,7 @@
 //! 2. the table: a move to a position the strategy's table answers takes
 //!    its value from there (a proof by the strategy);
 //! 3. the search, one move at a time, each given an equal share of the
-//!    time left, then the rest of the time to those still open; it stops
-//!    early once a move is proved best and the position's value is known.
+//!    time left, then the rest of the time to those still open.
 //!
 //! A move not settled keeps bounds the rules prove: it neither wins at
 //! once nor lets the opponent win at once, so its value lies between a
@@ -166,7 +165,7 @@ fn settle_lines<G: Game>(
             .filter(|&i| matches!(known[i], Known::Between(..)))
             .collect();
         for (done, &i) in open.iter().enumerate() {
-            if settled(&known) || stop.poll().is_err() {
+            if stop.poll().is_err() {
                 break;
             }
             let left = deadline.saturating_duration_since(Instant::now());
@@ -262,19 +261,6 @@ fn value_bounds(moves: &[BoundedMove]) -> ValueBounds {
         .max_by_key(|&v| rank(v))
         .expect("a position with moves");
     ValueBounds { lower, upper }
-}
-
-/// Whether the position's value is known and a move proved best: a move's
-/// exact value reaches every other move's upper bound.
-fn settled(known: &[Known]) -> bool {
-    let top = known
-        .iter()
-        .map(|k| rank(k.bounds().upper))
-        .max()
-        .unwrap_or(i32::MIN);
-    known
-        .iter()
-        .any(|k| matches!(k, Known::Exact(v) if rank(*v) >= top))
 }
 
 /// What the rules and the tables alone prove of the move from `p` to

@@ -21,13 +21,14 @@ use axum::http::Uri;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 use solvedb_lookup::{GameId, Want, error_json_of};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
 use super::api::{Params, ask, check_before_admission, proven_with_progress};
 use super::error::{ApiError, status_of};
 use super::proven::Proven;
+use super::response::StreamAnswer;
 use super::state::AppState;
 
 /// The stream's route.
@@ -119,6 +120,11 @@ fn send_answer(
             solvedb_lookup::error_json(Some(e.kind), &e.message),
         ),
     };
-    let data = json!({"status": status, "body": body, "searches": state.proven.searches()});
-    let _ = events.send(Event::default().event("answer").data(data.to_string()));
+    let answer = StreamAnswer {
+        status,
+        body,
+        searches: state.proven.searches(),
+    };
+    let data = serde_json::to_string(&answer).unwrap_or_default();
+    let _ = events.send(Event::default().event("answer").data(data));
 }

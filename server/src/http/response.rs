@@ -485,3 +485,15 @@ pub struct ComputerMove {
     /// within the budget).
     pub by: &'static str,
 }
+
+/// `GET /api/v1/analysis`: the last event, `answer`: the probe's status and
+/// body, and the server's count of live searches.
+#[derive(Debug, Serialize)]
+pub struct StreamAnswer {
+    /// The probe's HTTP status: 200, or the error's (503 for `budget`).
+    pub status: u16,
+    /// The probe's body.
+    pub body: Json,
+    /// Live searches the server has run.
+    pub searches: u64,
+}

@@ -554,7 +554,8 @@ function render() {
   $("rated-box").hidden = !(ratable() || S.rated);
   $("rated").checked = S.rated !== null;
   $("rated").disabled = S.busy;
-  $("name").disabled = rated;
+  // The name stays editable: a rated game under way keeps the name it
+  // began with (the note says so), the next one takes the new one.
 
   // "idle" once the answer is in and nothing is due: what a test (or a
   // person) waits for before the next move.
@@ -1188,7 +1189,12 @@ async function main() {
   $("name").addEventListener("change", () => {
     const name = $("name").value.trim();
     $("rated-note").textContent = reservedName(name) ? `“${name}” is the computer's name: choose another.` : "";
-    if (!reservedName(name)) saveName(name);
+    if (!reservedName(name)) {
+      saveName(name);
+      if (S.rated && !S.rated.state.result) {
+        $("rated-note").textContent = "Saved: this rated game keeps the name it began with; the next one takes the new name.";
+      }
+    }
   });
   $("rated").addEventListener("change", (e) => {
     if (e.target.checked) startRated();
