@@ -91,7 +91,7 @@ async fn qubic_win_in_one(page: &Page) {
     let asked = Instant::now();
     page.open(&query).await;
     eprintln!(
-        "qubic win in one shown after {:.2} s",
+        "qubic {position}: win in one shown after {:.2} s",
         asked.elapsed().as_secs_f64()
     );
     page.screenshot("qubic-win-in-one-1280").await;
