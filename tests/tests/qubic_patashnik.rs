@@ -19,8 +19,8 @@ fn a_line_reads_as_the_header_example_says_and_maps_through_symmetry() {
     assert_eq!((dictionary.lines, dictionary.len()), (1, 1));
     let board = Qubic.parse("0 1 3 21 12 63").unwrap();
     assert_eq!(dictionary.move_in(board), Some(41));
-    // The mirror image x ↦ 3 − x: cells 3, 2, 0, 17, 15, 60; the move 41 ↦ 42.
-    let mirror = Qubic.parse("3 2 0 17 15 60").unwrap();
+    // The mirror image x ↦ 3 − x: cells 3, 2, 0, 22, 15, 60; the move 41 ↦ 42.
+    let mirror = Qubic.parse("3 2 0 22 15 60").unwrap();
     assert_eq!(dictionary.move_in(mirror), Some(42));
     assert_eq!(dictionary.move_in(Qubic.parse("0 1").unwrap()), None);
 }
