@@ -16,6 +16,7 @@
 //! (nobody threatens a cell, the side to move has no fork), which the rules
 //! do not settle at once: those need real search.
 
+pub mod dictionary;
 pub mod parts;
 pub mod prove;
 pub mod prover;

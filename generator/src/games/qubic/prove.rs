@@ -305,6 +305,31 @@ pub fn prove_strategy(
     })
 }
 
+/// Proves (or fails to prove) X's move `first` from `root` on its own:
+/// every O reply a task as in [`prove_strategy`], the tasks' figures
+/// returned whether or not the move is proved. `Ok(Err(task))`: the first
+/// task that was not proved (disproved, or not within the options' node
+/// budget); the tasks after it are not run.
+///
+/// # Errors
+///
+/// If `root` is not a position with X to move, `first` is not empty, or a
+/// task fails (a bug).
+#[allow(clippy::type_complexity)]
+pub fn prove_first_move(
+    root: QubicBoard,
+    first: u8,
+    options: ProofOptions,
+    store: Option<&TaskStore>,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<std::result::Result<Vec<TaskReport>, QubicBoard>> {
+    if !root.x_to_move() || first >= 64 || root.empty() >> first & 1 == 0 {
+        bail!("the root must have X to move and the move an empty cell");
+    }
+    let after = root.with_move(QubicCell::new(first).expect("a cell"));
+    Ok(prove_move(after, options, store, progress)?.map(|(_, reports)| reports))
+}
+
 /// The move of a position the rules settle: a line completed at once or a
 /// threat line.
 fn rules_move(threats: &mut ThreatSearch, board: QubicBoard) -> Option<u8> {

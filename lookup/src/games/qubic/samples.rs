@@ -1,11 +1,13 @@
 //! Sample positions and a reference search, for the tests and measurements
 //! of Qubic's searches here and in the generator: positions late in careful
 //! play ([`late_positions`]), where a search has real work, and plain
-//! minimax ([`minimax_score`]), which checks any search where it is quick.
+//! minimax ([`minimax_score`]), which checks any search where it is quick,
+//! and positions as people reach them ([`people_position`]), for measuring
+//! how much of the opening the probe answers.
 
 use super::Qubic;
 use super::board::{QubicBoard, QubicCell};
-use super::lines::threats;
+use super::lines::{LINES, threats};
 use crate::game::Game;
 use crate::testkit::{Rng, playout};
 use crate::value::Score;
@@ -61,4 +63,61 @@ pub fn late_positions(count: usize, empties: u32, seed: u64) -> Vec<QubicBoard> 
         }
     }
     found
+}
+
+/// The position after `stones` moves of a game between two players who
+/// play as people do: complete a line when they can, else block the
+/// opponent's three, else take a cell with probability proportional to how
+/// many of its lines are still open (hold no stone of both players; a
+/// cell on none is taken as if on one). `None` if the game ends sooner.
+/// The same seed gives the same position.
+pub fn people_position(seed: u64, stones: u32) -> Option<QubicBoard> {
+    let mut rng = Rng::new(seed);
+    let mut board = Qubic.start();
+    while board.stones() < stones {
+        if Qubic.terminal_score(board).is_some() {
+            return None;
+        }
+        let (me, you) = board.mover_and_other();
+        let empty = board.empty();
+        let urgent = [threats(me, empty), threats(you, empty)]
+            .into_iter()
+            .find(|&c| c != 0);
+        let cell = match urgent {
+            Some(cells) => nth_cell(cells, rng.below(u64::from(cells.count_ones()))),
+            None => weighted_cell(&mut rng, board),
+        };
+        board = board.with_move(QubicCell(cell));
+    }
+    Qubic.terminal_score(board).is_none().then_some(board)
+}
+
+/// An empty cell of `board` drawn with weight its open lines (at least 1).
+fn weighted_cell(rng: &mut Rng, board: QubicBoard) -> u8 {
+    let weights: Vec<(u8, u64)> = (0..64u8)
+        .filter(|&c| board.empty() >> c & 1 != 0)
+        .map(|c| {
+            let open = LINES
+                .iter()
+                .filter(|&&l| l >> c & 1 != 0 && (l & board.x == 0 || l & board.o == 0))
+                .count() as u64;
+            (c, open.max(1))
+        })
+        .collect();
+    let mut draw = rng.below(weights.iter().map(|w| w.1).sum());
+    for &(cell, weight) in &weights {
+        if draw < weight {
+            return cell;
+        }
+        draw -= weight;
+    }
+    unreachable!("the draw is below the total weight")
+}
+
+/// The `n`-th set bit of `mask` (from the lowest).
+fn nth_cell(mut mask: u64, n: u64) -> u8 {
+    for _ in 0..n {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros() as u8
 }

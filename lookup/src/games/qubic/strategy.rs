@@ -27,7 +27,10 @@
 //!
 //! An O-to-move position is covered when every O move leads to an X-to-move
 //! position that is settled: O loses, in at most one ply more than the
-//! slowest of them.
+//! slowest of them. Where X has left the strategy, an O-to-move position
+//! is also answered when O wins by force: a line completed at once, or a
+//! shortest threat line of O on the canonical board (the same search as
+//! X's, with the roles swapped), "win in at most N".
 //!
 
 use super::Qubic;
@@ -227,6 +230,21 @@ impl<'t, D: TableData> Strategy<'t, D> {
         }
         Ok(Some((longest + 1, by_rules)))
     }
+
+    /// The plies within which O wins an O-to-move position by force: 1
+    /// where O completes a line at once (exact), else a shortest threat
+    /// line of O on the canonical board (a bound: every X reply but the
+    /// block loses sooner), as X's threat lines are found.
+    pub fn o_forced_win(&mut self, board: QubicBoard) -> Option<u8> {
+        debug_assert!(!board.x_to_move());
+        if line_cells(board.o, board.x).threats != 0 {
+            return Some(1);
+        }
+        let (canonical, _) = canonical_with_symmetry(board);
+        self.threats
+            .find_shortest(canonical.o, canonical.x)
+            .map(|line| line.plies())
+    }
 }
 
 /// Qubic's table is the first player's winning strategy (this module):
@@ -308,12 +326,19 @@ impl Tabled for Qubic {
                 at_most: m.settled != Settled::Immediate,
                 by_rules: m.settled != Settled::Record,
             }))
-        } else {
-            Ok(strategy.o_bound(board)?.map(|(plies, by_rules)| Probed {
+        } else if let Some((plies, by_rules)) = strategy.o_bound(board)? {
+            Ok(Some(Probed {
                 score: -(WIN_SCORE - (stones + Score::from(plies))),
                 // Every move lets X complete a line at once: exact.
                 at_most: plies > 2,
                 by_rules,
+            }))
+        } else {
+            // Off the strategy (X left it), O may win by force.
+            Ok(strategy.o_forced_win(board).map(|plies| Probed {
+                score: WIN_SCORE - (stones + Score::from(plies)),
+                at_most: plies > 1,
+                by_rules: true,
             }))
         }
     }

@@ -1,0 +1,73 @@
+//! Proves X's win (or fails to) after one first move with the build's
+//! pipeline: `qubic_first_move CELL [--threads N] [--mib M] [--nodes N]
+//! [--out DIR]`. Every O reply up to symmetry is a task, proved as
+//! `solvedb build qubic` proves the corner's (growing stone limits, a
+//! prover of its own each); each task's result is kept in
+//! `DIR/qubic-tasks/` so that a run resumes. Prints each task as it ends,
+//! then the totals and the peak memory.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use solvedb_generator::games::qubic::parts::TaskStore;
+use solvedb_generator::games::qubic::peak_memory;
+use solvedb_generator::games::qubic::prove::{ProofOptions, prove_first_move, within};
+use solvedb_lookup::{Game, Qubic};
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let first: u8 = args.first().map_or(Ok(1), |a| a.parse())?;
+    let mut options = ProofOptions {
+        threads: 1,
+        ..ProofOptions::default()
+    };
+    let mut out = PathBuf::from("target/qubic-first-move");
+    let mut i = 1;
+    while i + 1 < args.len() {
+        let value = &args[i + 1];
+        match args[i].as_str() {
+            "--threads" => options.threads = value.parse()?,
+            "--mib" => options.task_table_bytes = value.parse::<u64>()? << 20,
+            "--nodes" => options.task_nodes = Some(value.parse()?),
+            "--out" => out = PathBuf::from(value),
+            other => anyhow::bail!("unknown option {other}"),
+        }
+        i += 2;
+    }
+    std::fs::create_dir_all(&out)?;
+    let store = TaskStore::new(&out, options.settings());
+    let started = Instant::now();
+    let progress = |line: &str| {
+        println!("[{:>8.1} s] {line}", started.elapsed().as_secs_f64());
+    };
+    let result = prove_first_move(Qubic.start(), first, options, Some(&store), &progress)?;
+    match result {
+        Ok(reports) => {
+            let nodes: u64 = reports.iter().map(|r| r.nodes).sum();
+            for r in &reports {
+                println!(
+                    "{}: proved{}, {} nodes, {:.1} s, {} strategy moves",
+                    Qubic.notation(r.position),
+                    within(r.stone_limit),
+                    r.nodes,
+                    r.prove.as_secs_f64(),
+                    r.moves
+                );
+            }
+            println!(
+                "X wins after {first}: {} tasks, {nodes} nodes, {:.1} s wall",
+                reports.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Err(task) => println!(
+            "not proved after {first}: task {} (disproved or over budget), {:.1} s wall",
+            Qubic.notation(task),
+            started.elapsed().as_secs_f64()
+        ),
+    }
+    if let Some(peak) = peak_memory() {
+        println!("peak memory {peak} bytes");
+    }
+    Ok(())
+}
