@@ -21,7 +21,7 @@ use crate::games::dots::distributed::{cpu_centis, peak_rss_kib};
 const MAX_NAP: Duration = Duration::from_millis(1);
 
 /// The coordinator's next message, waiting for it with naps that grow
-/// from 20 µs to [`MAX_NAP`].
+/// from 20 µs to a millisecond.
 pub fn receive(endpoint: &dyn Endpoint) -> Result<Message> {
     let mut nap = Duration::from_micros(20);
     loop {
