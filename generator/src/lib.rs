@@ -8,7 +8,8 @@
 //! - [`verify`], [`bench`](mod@bench), [`fuzz`], [`sweep`]: checking and measuring tables;
 //! - [`export`]: every position of a table with its values, as Parquet or CSV, and the dataset card's figures;
 //! - [`progress`], [`text`]: progress on standard error, how counts and durations are written;
-//! - `mpi` (cargo feature `mpi`): the distributed dots build's MPI transport.
+//! - `mpi` (cargo feature `mpi`): the distributed dots build's MPI transport;
+//! - `mpi_search` (cargo feature `mpi`): the spread dots search's.
 //!
 //! The servers (`solvedb serve`, `solvedb bench http|rooms`) are the crate
 //! `solvedb-server`, behind the default feature `server`: `cargo build -p
@@ -25,6 +26,8 @@ pub mod fuzz;
 pub mod games;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+#[cfg(feature = "mpi")]
+pub mod mpi_search;
 pub mod progress;
 pub mod sweep;
 pub mod text;

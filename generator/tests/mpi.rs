@@ -1,6 +1,8 @@
-//! The distributed dots build under a real `mpirun` (Open MPI, several
-//! ranks on this machine): its tables are byte for byte the single-process
-//! build's, and a rank that dies fails the run without leaving a table.
+//! The distributed dots build and the spread dots search under a real
+//! `mpirun` (Open MPI, several ranks on this machine): the build's tables
+//! are byte for byte the single-process build's, the search's values the
+//! single-process search's; a rank that dies fails the run (without
+//! leaving a table), and a stopped search resumes from its checkpoint.
 //!
 //! Built only with `--features mpi` (`required-features` in Cargo.toml),
 //! as `.ci/run` does; a missing `mpirun` fails these tests, it does not skip
@@ -38,6 +40,15 @@ fn run(mut command: Command, limit: Duration) -> Output {
 /// tests run in parallel) can race to create the same one ("mkdir ...
 /// File exists", and the job never starts).
 fn mpirun(ranks: usize, game: &str, dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["build", game, "--mpi", "--out"];
+    let dir = dir.to_str().expect("a UTF-8 path");
+    args.push(dir);
+    args.extend_from_slice(extra);
+    mpirun_solvedb(ranks, &args)
+}
+
+/// `mpirun -n ranks solvedb ARGS...` (see [`mpirun`]).
+fn mpirun_solvedb(ranks: usize, args: &[&str]) -> Output {
     let session = tempfile::tempdir().expect("a session directory for mpirun");
     let mut command = Command::new("mpirun");
     command
@@ -45,9 +56,7 @@ fn mpirun(ranks: usize, game: &str, dir: &Path, extra: &[&str]) -> Output {
         .args(["--allow-run-as-root", "--oversubscribe", "-n"])
         .arg(ranks.to_string())
         .arg(SOLVEDB)
-        .args(["build", game, "--mpi", "--out"])
-        .arg(dir)
-        .args(extra)
+        .args(args)
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .env("TMPDIR", session.path());
@@ -133,4 +142,152 @@ fn a_rank_count_that_is_not_a_power_of_two_is_refused() {
         "{output:?}"
     );
     assert!(!scratch.path().join("dots-2x3.sdb").exists());
+}
+
+/// The committed 5x5 positions with 36 undrawn edges (the smallest set of
+/// `solvedb bench dots:endgame`), and two smaller boards' positions.
+fn search_positions() -> Vec<(String, String)> {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/dots-endgame.positions");
+    let text = std::fs::read_to_string(file).expect("the committed positions");
+    let mut positions: Vec<String> = text
+        .lines()
+        .skip_while(|l| *l != "# 5x5, 36 undrawn")
+        .skip(1)
+        .take_while(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(positions.len(), 7, "the 5x5 U=36 set");
+    positions.extend(
+        [
+            "3x3:h0,0 v1,1 h3,2",
+            "4x4:h0,0 h4,3 v1,2 v2,0 h2,2 v3,4 h1,1 v0,3 h3,1 v2,4 h4,0 v1,0 h0,2 v3,2",
+        ]
+        .map(str::to_string),
+    );
+    positions
+        .into_iter()
+        .map(|p| {
+            let game = format!("dots:{}", p.split(':').next().unwrap());
+            (game, p)
+        })
+        .collect()
+}
+
+/// The value line's margin of a `solvedb search` answer.
+fn value_of(stdout: &str) -> i32 {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("value"))
+        .unwrap_or_else(|| panic!("no value in {stdout}"));
+    line.split_whitespace()
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no margin in {line:?}"))
+}
+
+fn single_process_value(game: &str, position: &str) -> i32 {
+    let mut command = Command::new(SOLVEDB);
+    command.args(["search", game, position, "--no-budget", "--threads", "1"]);
+    let output = run(command, Duration::from_secs(600));
+    assert!(output.status.success(), "{output:?}");
+    value_of(&String::from_utf8_lossy(&output.stdout))
+}
+
+/// `mpirun -n ranks solvedb search GAME POS --mpi` with small tables.
+fn spread_search(ranks: usize, game: &str, position: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "search",
+        game,
+        position,
+        "--mpi",
+        "--threads",
+        "1",
+        "--table-mib",
+        "16",
+    ];
+    args.extend_from_slice(extra);
+    mpirun_solvedb(ranks, &args)
+}
+
+#[test]
+fn searches_on_1_2_and_4_ranks_equal_the_single_process_search() {
+    for (game, position) in search_positions() {
+        let expected = single_process_value(&game, &position);
+        for ranks in [1, 2, 4] {
+            let output = spread_search(ranks, &game, &position, &[]);
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(
+                output.status.success(),
+                "{position} on {ranks} ranks: {output:?}"
+            );
+            assert!(
+                stdout.contains(&format!("on {ranks} MPI ranks")),
+                "{stdout}"
+            );
+            assert_eq!(
+                value_of(&stdout),
+                expected,
+                "{position} on {ranks} ranks: {stdout}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_rank_that_dies_ends_the_search_with_an_error() {
+    let (game, position) = search_positions().remove(0);
+    for (ranks, failing) in [(4, 1), (2, 0), (4, 3)] {
+        let rank = failing.to_string();
+        let output = spread_search(ranks, &game, &position, &["--mpi-fail-rank", &rank]);
+        assert!(
+            !output.status.success(),
+            "rank {failing} of {ranks} died, yet the search succeeded: {output:?}"
+        );
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains(&format!("rank {failing} aborts")),
+            "{output:?}"
+        );
+        assert!(
+            !String::from_utf8_lossy(&output.stdout).contains("value"),
+            "{output:?}"
+        );
+    }
+}
+
+#[test]
+fn a_stopped_search_resumes_from_its_checkpoint_with_the_same_answer() {
+    let (game, position) = search_positions().remove(1);
+    let expected = single_process_value(&game, &position);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("checkpoint");
+    let dir = dir.to_str().unwrap();
+    let stopped = spread_search(
+        2,
+        &game,
+        &position,
+        &["--checkpoint", dir, "--mpi-stop-after", "4"],
+    );
+    assert!(!stopped.status.success(), "{stopped:?}");
+    assert!(
+        String::from_utf8_lossy(&stopped.stderr).contains("stops after 4 answers"),
+        "{stopped:?}"
+    );
+    let facts = std::fs::read_to_string(Path::new(dir).join("facts")).expect("the checkpoint");
+    let kept = facts.lines().count() - 3;
+    assert!(kept >= 1, "{facts}");
+    // Resumed on another number of ranks: the split is the checkpoint's.
+    let resumed = spread_search(4, &game, &position, &["--checkpoint", dir]);
+    let stdout = String::from_utf8_lossy(&resumed.stdout);
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert_eq!(value_of(&stdout), expected, "{stdout}");
+    assert!(
+        stdout.contains(&format!("; {kept} from the checkpoint")),
+        "{stdout}"
+    );
+    // Once finished, the checkpoint alone answers: no job is sent.
+    let again = spread_search(1, &game, &position, &["--checkpoint", dir]);
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(value_of(&stdout), expected, "{stdout}");
+    assert!(stdout.contains("jobs     0 (0 cancelled)"), "{stdout}");
 }

@@ -5,6 +5,7 @@
 pub mod distributed;
 pub mod endgame;
 pub mod retrograde;
+pub mod spread;
 
 use std::hint::black_box;
 use std::io::Write;

@@ -35,6 +35,7 @@ use super::worker::{Shared, Worker};
 use crate::error::Error;
 use crate::game::{ExactSolver, MoveScores, SearchLimits};
 use crate::games::dots::{Dots, Edges};
+use crate::stop::Stop;
 use crate::value::Score;
 
 /// The fewest undrawn edges of a position searched on more than one
@@ -389,6 +390,27 @@ impl EndgameSolver {
         let mask = position.0;
         self.narrow(&mut bounds, guess, mask, deadline)?;
         Ok(bounds.0)
+    }
+}
+
+impl EndgameSolver {
+    /// One null-window test of `position` on the solver's threads: whether
+    /// its margin is above `threshold`. The answer is fail-soft: a value
+    /// above `threshold` is a lower bound on the margin, any other an upper
+    /// bound (both exact facts). `stop` replaces the limits' stop, so a
+    /// caller can cancel this one test from outside ([`Error::Cancelled`]);
+    /// the table keeps what was proved before. The jobs of a search spread
+    /// over processes are such tests.
+    ///
+    /// # Errors
+    ///
+    /// As [`solve`](EndgameSolver::solve), and [`Error::Cancelled`].
+    pub fn test(&mut self, position: Edges, threshold: i32, stop: Stop) -> Result<i32, Error> {
+        self.table.allocate()?;
+        self.geo.set_root(position.0);
+        self.limits.stop = stop;
+        let deadline = self.limits.time.map(|t| Instant::now() + t);
+        self.run(position.0, threshold, threshold + 1, deadline)
     }
 }
 

@@ -1,0 +1,126 @@
+//! A worker of a spread search: one solver with its own transposition
+//! table, answering the coordinator's jobs (null-window tests) one at a
+//! time until told to quit.
+//!
+//! The test runs on a thread of its own while this thread watches the
+//! coordinator for a cancellation, which stops the test through its
+//! [`Stop`]. Only this thread talks to the coordinator (MPI's `Funneled`
+//! level).
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use solvedb_lookup::games::dots::EndgameSolver;
+use solvedb_lookup::{Dots, Edges, Error, SearchLimits, Stop};
+
+use super::messages::{Endpoint, Message, WorkerStats};
+use crate::games::dots::distributed::{cpu_centis, peak_rss_kib};
+
+/// The longest a waiting worker sleeps between looks at its messages.
+const MAX_NAP: Duration = Duration::from_millis(1);
+
+/// The coordinator's next message, waiting for it with naps that grow
+/// from 20 µs to a millisecond.
+pub fn receive(endpoint: &dyn Endpoint) -> Result<Message> {
+    let mut nap = Duration::from_micros(20);
+    loop {
+        if let Some(bytes) = endpoint.try_receive()? {
+            return Message::decode(&bytes);
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(MAX_NAP);
+    }
+}
+
+/// Answers jobs for `board` until the coordinator says quit, then sends
+/// it this worker's figures. `fail` (the tests of a rank that dies) makes
+/// the process abort when the first job comes, after saying so as
+/// `rank {rank} aborts` on standard error.
+///
+/// # Errors
+///
+/// A broken link, a message out of place, or a solver that fails other
+/// than by cancellation (no memory for its table).
+pub fn serve(
+    endpoint: &dyn Endpoint,
+    board: Dots,
+    limits: SearchLimits,
+    rank: usize,
+    fail: bool,
+) -> Result<()> {
+    let mut solver = EndgameSolver::new(board, limits);
+    let mut stats = WorkerStats::default();
+    loop {
+        match receive(endpoint)? {
+            Message::Job {
+                id,
+                mask,
+                threshold,
+            } => {
+                if fail {
+                    eprintln!(
+                        "solvedb: rank {rank} aborts at its first job, as --mpi-fail-rank asks"
+                    );
+                    std::process::abort();
+                }
+                let before = solver.nodes();
+                let answer = run_job(endpoint, &mut solver, id, mask, threshold)?;
+                let nodes = solver.nodes() - before;
+                stats.nodes += nodes;
+                stats.jobs += 1;
+                if answer.is_none() {
+                    stats.cancelled_nodes += nodes;
+                }
+                endpoint.send(&Message::Answer { id, answer, nodes }.encode())?;
+            }
+            // A cancellation that crossed the job's answer.
+            Message::Cancel { .. } => {}
+            Message::Quit => {
+                stats.cpu_centis = cpu_centis();
+                stats.peak_kib = peak_rss_kib();
+                return endpoint.send(&Message::Stats(stats).encode());
+            }
+            other => bail!("a worker was sent {other:?}"),
+        }
+    }
+}
+
+/// One job: the test on its own thread, cancelled if the coordinator asks.
+/// `None` if cancelled.
+fn run_job(
+    endpoint: &dyn Endpoint,
+    solver: &mut EndgameSolver,
+    id: u64,
+    mask: u64,
+    threshold: i32,
+) -> Result<Option<i32>> {
+    let stop = Stop::new(None, None);
+    let (done_tx, done_rx) = mpsc::channel();
+    let result = std::thread::scope(|scope| -> Result<Result<i32, Error>> {
+        let test_stop = stop.clone();
+        scope.spawn(move || {
+            let answer = solver.test(Edges(mask), threshold, test_stop);
+            let _ = done_tx.send(answer);
+        });
+        loop {
+            match done_rx.recv_timeout(MAX_NAP) {
+                Ok(answer) => return Ok(answer),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => bail!("a job's thread died"),
+            }
+            while let Some(bytes) = endpoint.try_receive()? {
+                match Message::decode(&bytes)? {
+                    Message::Cancel { id: cancelled } if cancelled == id => stop.cancel(),
+                    Message::Cancel { .. } => {}
+                    other => bail!("a worker busy with a job was sent {other:?}"),
+                }
+            }
+        }
+    })?;
+    match result {
+        Ok(answer) => Ok(Some(answer)),
+        Err(Error::Cancelled) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
