@@ -71,7 +71,7 @@ def main():
     parser.add_argument("--wheels", nargs=2, metavar=("BEFORE", "AFTER"), help="directories of the two wheels")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    builds = {"before": args.before, "after": args.after}
+    builds = {"before": os.path.abspath(args.before), "after": os.path.abspath(args.after)}
     rates = {name: [] for name in builds}
     loads = {name: [] for name in builds}
     for _ in range(args.rounds):
@@ -90,7 +90,7 @@ def main():
         b = statistics.median(r[field] for r in loads["before"])
         a = statistics.median(r[field] for r in loads["after"])
         print(f"{'dots:3x3 load ' + field + ' (' + unit + ')':<48} {b:>12,.2f} {a:>12,.2f} {a / b:>13.2f}")
-    b, a = module_size(args.before), module_size(args.after)
+    b, a = module_size(builds["before"]), module_size(builds["after"])
     print(f"{'native module bytes':<48} {b:>12,} {a:>12,} {a / b:>13.2f}")
     if args.wheels:
         sizes = [os.path.getsize(sorted(glob.glob(os.path.join(d, "*.whl")))[-1]) for d in args.wheels]

@@ -37,7 +37,12 @@ def test_the_default_budget_is_the_clis():
         solvedb.Oracle().probe("qubic", QUBIC_OFF_STRATEGY)
 
 
-def test_ctrl_c_interrupts_a_search():
+@pytest.mark.parametrize("call", [
+    f"oracle.probe('qubic', {QUBIC_OFF_STRATEGY!r})",
+    f"oracle.probe_arrays('qubic', [{QUBIC_OFF_STRATEGY!r}], moves=False)",
+    f"oracle.probe_many('qubic', ['.' * 64, {QUBIC_OFF_STRATEGY!r}])",
+])
+def test_ctrl_c_interrupts_a_search(call):
     # A search without a budget, in a child process; SIGINT must end it
     # with KeyboardInterrupt rather than run it to its (hours away) end.
     script = (
@@ -45,7 +50,7 @@ def test_ctrl_c_interrupts_a_search():
         "oracle = solvedb.Oracle(max_nodes=None)\n"
         "print('searching', flush=True)\n"
         "try:\n"
-        f"    oracle.probe('qubic', {QUBIC_OFF_STRATEGY!r})\n"
+        f"    {call}\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted', flush=True)\n"
         "    sys.exit(3)\n"
