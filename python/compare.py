@@ -18,17 +18,23 @@ import subprocess
 import sys
 
 # One round in the interpreter under test: rates for 1,000 table positions
-# of each game (the same rows in every build: a seeded sample).
+# of each game (the same rows in every build: a seeded sample), each the
+# median of five calls.
 RATES = r"""
-import json, sys, time
+import json, statistics, sys, time
 import solvedb
 oracle = solvedb.Oracle()
 out = {}
 for game in ("tictactoe", "dots:3x3"):
     codes = oracle.table_arrays(game, sample=1000, seed=13).code
     texts = solvedb.notation(game, codes)
-    def rate(run):
-        start = time.perf_counter(); run(); return len(texts) / (time.perf_counter() - start)
+    def rate(run, repeats=5):
+        # The median of a few calls: single calls swing several-fold on a
+        # loaded machine (allocation, the collector, other processes).
+        rates = []
+        for _ in range(repeats):
+            start = time.perf_counter(); run(); rates.append(len(texts) / (time.perf_counter() - start))
+        return statistics.median(rates)
     oracle.probe_many(game, texts)
     out[game] = {
         "loop": rate(lambda: [oracle.probe(game, t) for t in texts]),
