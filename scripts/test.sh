@@ -59,7 +59,7 @@ cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
 target/venv/bin/pip install --quiet pytest open_spiel numpy pyarrow pandas \
     gymnasium pettingzoo datasets mypy
 target/venv/bin/pip install --quiet ./python
-(cd python && ../target/venv/bin/mypy --strict -p solvedb)
+(cd python && ../target/venv/bin/mypy --strict --cache-dir ../target/mypy-cache -p solvedb)
 # stubtest compares the installed package with its stubs: run from outside
 # python/, whose source package has no compiled module.
 (cd target && venv/bin/python -m mypy.stubtest solvedb \
