@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._boards import board_shape, is_dots, move_slots, spatial
-from ._solvedb import BudgetExhausted, Error, InputError, Oracle, games, legal_moves, notation, outcome, play
+from ._solvedb import BudgetExhausted, InputError, Oracle, games, legal_moves, notation, outcome, play
 
 OPPONENTS = ("perfect", "classic", "random")
 

@@ -2,7 +2,6 @@
 splits, slicing, spatial planes, policy targets, PyTorch tensors, the
 Hugging Face loader and the dataset cards."""
 
-import pathlib
 
 import numpy as np
 import pytest

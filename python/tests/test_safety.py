@@ -1,8 +1,6 @@
 """Safe defaults: the CLI's search budget, Ctrl-C, missing directories,
 one default oracle, typed input errors, per-row batch status."""
 
-import os
-import pathlib
 import re
 import signal
 import subprocess
