@@ -45,14 +45,25 @@ cargo clippy -p solvedb-generator --all-targets --features mpi -- -D warnings
 cargo test -p solvedb-generator --features mpi --test mpi
 
 # The Python package (python/: its own Cargo workspace, see python/Cargo.toml):
-# lint its crate, build it into a virtualenv with OpenSpiel and pytest from
-# PyPI, and run its suite against tables/. pytest exits 5 when it collected
+# lint its crate, build it into a virtualenv with OpenSpiel, the learning
+# libraries (Gymnasium, PettingZoo, Hugging Face datasets) and pytest from
+# PyPI, type-check it (mypy --strict, stubtest), and run its suite against
+# tables/ with every docstring, stub and README example as a doctest.
+# PyTorch is not installed: its CPU wheel is only on PyTorch's own index,
+# and PyPI's Linux wheel brings gigabytes of CUDA libraries; the to_torch
+# test runs wherever torch is importable. pytest exits 5 when it collected
 # no test, which `set -e` turns into a failure too.
 cargo fmt --manifest-path python/Cargo.toml -- --check
 cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
 [ -x target/venv/bin/pip ] || python3 -m venv target/venv
-target/venv/bin/pip install --quiet pytest open_spiel numpy pyarrow pandas
+target/venv/bin/pip install --quiet pytest open_spiel numpy pyarrow pandas \
+    gymnasium pettingzoo datasets mypy
 target/venv/bin/pip install --quiet ./python
+(cd python && ../target/venv/bin/mypy --strict --cache-dir ../target/mypy-cache -p solvedb)
+# stubtest compares the installed package with its stubs: run from outside
+# python/, whose source package has no compiled module.
+(cd target && venv/bin/python -m mypy.stubtest solvedb \
+    --mypy-config-file ../python/pyproject.toml --allowlist ../python/stubtest-allowlist.txt)
 # The export tests run the `solvedb` the MPI tests above built (the test
 # profile, optimised); without SOLVEDB they would `cargo run --release`, a
 # second compile of the whole workspace (210 s of a run on a fresh clone).

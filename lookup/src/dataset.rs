@@ -179,7 +179,7 @@ const CHUNK: usize = 4096;
 /// The rows of `positions`, in order, from `oracle` (its table, or its
 /// search within its limits); large batches on several threads. Without
 /// `moves`, only the positions' own values (no move columns: `move_slots`
-/// is 0).
+/// is 0). Searches also stop when `stop` does.
 ///
 /// # Errors
 ///
@@ -189,17 +189,18 @@ pub fn rows<G, D>(
     oracle: &GameOracle<G, D>,
     positions: &[G::Position],
     moves: bool,
+    stop: &Stop,
 ) -> Result<Columns, Error>
 where
     G: Tabled + Encoded,
     D: TableData + Send + Sync,
 {
     if positions.len() <= CHUNK {
-        return rows_in_order(oracle, positions, moves);
+        return rows_in_order(oracle, positions, moves, stop);
     }
     let parts = positions
         .par_chunks(CHUNK)
-        .map(|chunk| rows_in_order(oracle, chunk, moves))
+        .map(|chunk| rows_in_order(oracle, chunk, moves, stop))
         .collect::<Result<Vec<_>, Error>>()?;
     let mut all = Columns::new(if moves { oracle.game().move_slots() } else { 0 });
     for part in parts {
@@ -213,6 +214,7 @@ fn rows_in_order<G, D>(
     oracle: &GameOracle<G, D>,
     positions: &[G::Position],
     with_moves: bool,
+    stop: &Stop,
 ) -> Result<Columns, Error>
 where
     G: Tabled + Encoded,
@@ -220,7 +222,7 @@ where
 {
     let game = oracle.game();
     let mut columns = Columns::new(if with_moves { game.move_slots() } else { 0 });
-    let mut search = oracle.new_search(&Stop::default());
+    let mut search = oracle.new_search(stop);
     for &position in positions {
         let score = oracle.look_up(position, &mut search)?.0;
         let moves = game.moves(position);
@@ -364,7 +366,7 @@ mod tests {
         let table = read_table(&tables().join("tictactoe.sdb")).unwrap();
         let oracle = GameOracle::with_table(TicTacToe, table).unwrap();
         let position = TicTacToe.parse("XX./OO./...").unwrap();
-        let columns = rows(&oracle, &[position], true).unwrap();
+        let columns = rows(&oracle, &[position], true, &Stop::default()).unwrap();
         assert_eq!(columns.len(), 1);
         assert_eq!((columns.value[0], columns.plies[0]), (1, 1));
         let answer = oracle.answer(position).unwrap();
@@ -451,12 +453,18 @@ mod tests {
             .iter()
             .map(|t| TicTacToe.parse(t).unwrap())
             .collect();
-        let mut all = rows(&oracle, &positions, true).unwrap();
+        let mut all = rows(&oracle, &positions, true, &Stop::default()).unwrap();
         let whole = all.clone();
         let rest = all.split_off(1);
         assert_eq!((all.len(), rest.len()), (1, 2));
-        assert_eq!(all, rows(&oracle, &positions[..1], true).unwrap());
-        assert_eq!(rest, rows(&oracle, &positions[1..], true).unwrap());
+        assert_eq!(
+            all,
+            rows(&oracle, &positions[..1], true, &Stop::default()).unwrap()
+        );
+        assert_eq!(
+            rest,
+            rows(&oracle, &positions[1..], true, &Stop::default()).unwrap()
+        );
         all.append(rest);
         assert_eq!(all, whole);
         assert!(all.split_off(9).is_empty());

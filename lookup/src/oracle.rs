@@ -32,7 +32,8 @@ pub enum Positions<'a> {
 trait AnyGameOracle: fmt::Debug + Send + Sync {
     fn report(&self, text: &str, want: Want, stop: &Stop) -> Result<Report, Error>;
     fn mainline(&self, text: &str, stop: &Stop) -> Result<Mainline, Error>;
-    fn columns(&self, positions: Positions<'_>, moves: bool) -> Result<Columns, Error>;
+    fn columns(&self, positions: Positions<'_>, moves: bool, stop: &Stop)
+    -> Result<Columns, Error>;
     /// `None` without a table.
     fn table_span(&self) -> Option<u64>;
     fn table_count(&self, span: Range<u64>, all_symmetries: bool) -> Result<u64, Error>;
@@ -73,7 +74,12 @@ impl<G: Tabled + Encoded + 'static> AnyGameOracle for GameOracle<G, TableBytes> 
         mainline(self, text, stop)
     }
 
-    fn columns(&self, positions: Positions<'_>, moves: bool) -> Result<Columns, Error> {
+    fn columns(
+        &self,
+        positions: Positions<'_>,
+        moves: bool,
+        stop: &Stop,
+    ) -> Result<Columns, Error> {
         let game = self.game();
         let positions = match positions {
             Positions::Notation(texts) => texts
@@ -85,7 +91,7 @@ impl<G: Tabled + Encoded + 'static> AnyGameOracle for GameOracle<G, TableBytes> 
                 .map(|&code| game.position_of(code))
                 .collect::<Result<Vec<_>, _>>()?,
         };
-        dataset::rows(self, &positions, moves)
+        dataset::rows(self, &positions, moves, stop)
     }
 
     fn table_span(&self) -> Option<u64> {
@@ -112,7 +118,7 @@ impl<G: Tabled + Encoded + 'static> AnyGameOracle for GameOracle<G, TableBytes> 
                 .copied()
                 .collect();
         }
-        dataset::rows(self, &positions, moves)
+        dataset::rows(self, &positions, moves, &Stop::default())
     }
 
     fn file_check(&self) -> Option<FileCheck> {
@@ -524,7 +530,24 @@ impl Oracle {
         positions: Positions<'_>,
         moves: bool,
     ) -> Result<Columns, Error> {
-        self.game_oracle(game)?.columns(positions, moves)
+        self.columns_within(game, positions, moves, &Stop::default())
+    }
+
+    /// [`columns`](Oracle::columns), its searches also stopped by `stop`
+    /// (a caller's cancellation, as [`answer_within`](Oracle::answer_within)).
+    ///
+    /// # Errors
+    ///
+    /// As [`columns`](Oracle::columns), and [`Error::Cancelled`] or
+    /// [`Error::TimeExhausted`] when `stop` says so.
+    pub fn columns_within(
+        &self,
+        game: GameId,
+        positions: Positions<'_>,
+        moves: bool,
+        stop: &Stop,
+    ) -> Result<Columns, Error> {
+        self.game_oracle(game)?.columns(positions, moves, stop)
     }
 
     /// How many slots (or sorted records) `game`'s table has: the span that

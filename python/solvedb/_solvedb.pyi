@@ -2,10 +2,35 @@
 
 from os import PathLike
 from pathlib import Path
-from typing import Iterable, List, Optional, Tuple, Union, final
+from typing import Iterable, List, Literal, Optional, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "__version__",
+    "DEFAULT_MAX_NODES",
+    "games",
+    "notation",
+    "canonical_codes",
+    "legal_moves",
+    "play",
+    "outcome",
+    "Arrays",
+    "Game",
+    "Oracle",
+    "Report",
+    "MoveReport",
+    "Mainline",
+    "RowError",
+    "Error",
+    "PositionError",
+    "TableError",
+    "UnsupportedGame",
+    "BudgetExhausted",
+    "IoError",
+    "InputError",
+]
 
 class Error(Exception):
     """The base class of every error solvedb raises."""
@@ -24,6 +49,32 @@ class BudgetExhausted(Error):
 
 class IoError(Error):
     """A table file or the tables directory cannot be read."""
+
+class InputError(Error):
+    """An argument of the wrong type, shape or range; the message names it."""
+
+__version__: str
+DEFAULT_MAX_NODES: int
+
+@final
+class RowError:
+    """A row of a batch without an answer: its index, its status and the
+    error it raised (a :class:`Error` whose message starts ``positions[i]:``).
+
+    >>> rows = Oracle().probe_many("tictactoe", ["X........", "XXXX....."])
+    >>> rows[1].index, rows[1].status, type(rows[1].error).__name__
+    (1, 'bad input', 'PositionError')
+    """
+
+    @property
+    def index(self) -> int:
+        """The row's index in the batch."""
+    @property
+    def status(self) -> str:
+        """``"unknown"`` (a search out of its budget) or ``"bad input"``."""
+    @property
+    def error(self) -> Error:
+        """The exception; ``raise row.error`` raises it."""
 
 @final
 class Game:
@@ -49,13 +100,50 @@ class Game:
         """The start position in solvedb's notation."""
     @property
     def table(self) -> str:
-        """``"default"`` (shipped), ``"on request"`` (built by ``solvedb build``) or ``"unavailable"``."""
+        """``"default"`` (built into the package), ``"on request"`` (built by ``solvedb build``) or ``"unavailable"``."""
 
 def games() -> List[Game]:
-    """Every game solvedb answers by name, in its catalogue's order."""
+    """Every game solvedb answers by name, in its catalogue's order.
+
+    >>> [(g.name, g.table) for g in games() if g.name in ("qubic", "dots:4x4")]
+    [('qubic', 'default'), ('dots:4x4', 'on request')]
+    """
 
 def notation(game: str, codes: npt.ArrayLike) -> List[str]:
-    """The notation of each integer code (see :meth:`Oracle.probe_arrays`)."""
+    """The notation of each integer code (see :meth:`Oracle.probe_arrays`).
+
+    >>> import numpy as np
+    >>> notation("tictactoe", np.array([[1, 16]], dtype=np.uint64))
+    ['X../.O./...']
+    """
+
+def canonical_codes(game: str, codes: npt.ArrayLike) -> npt.NDArray[np.uint64]:
+    """``(n, 2)``: the code of each position's canonical image (equal for
+    symmetric images)."""
+
+def legal_moves(game: str, code: Tuple[int, int]) -> List[int]:
+    """The legal move indices of a position given by its code, ascending;
+    empty when the game is over.
+
+    >>> legal_moves("tictactoe", (1, 16))
+    [1, 2, 3, 5, 6, 7, 8]
+    """
+
+def play(game: str, code: Tuple[int, int], index: int) -> Tuple[Tuple[int, int], bool, int]:
+    """The move ``index`` played: the new code, whether the mover moves
+    again (dots: it completed a box) and the boxes the move completed.
+
+    >>> play("dots:1x1", (0b0111, 0), 3)
+    ((15, 0), True, 1)
+    """
+
+def outcome(game: str, code: Tuple[int, int]) -> Optional[int]:
+    """None while moves remain; at the end -1 if the side that would move
+    lost, else 0 (dots: always 0).
+
+    >>> outcome("tictactoe", (0b111, 0b11000)), outcome("tictactoe", (0, 0))
+    (-1, None)
+    """
 
 @final
 class Arrays:
@@ -66,8 +154,8 @@ class Arrays:
     cell or edge (OpenSpiel's action ids), zero where ``legal`` is false.
 
     >>> a = Oracle().probe_arrays("dots:2x2", ["2x2:h0,0 v1,2"])
-    >>> a.value.tolist(), a.move_value.shape, int(a.legal.sum())
-    ([-1], (1, 12), 10)
+    >>> a.value.tolist(), a.move_value.shape, int(a.legal.sum()), a.status.tolist()
+    ([2], (1, 12), 10, [0])
     """
 
     @property
@@ -102,6 +190,12 @@ class Arrays:
     @property
     def legal(self) -> npt.NDArray[np.bool_]:
         """``(n, move_slots)``: the legal moves."""
+    @property
+    def status(self) -> npt.NDArray[np.uint8]:
+        """``(n,)``: 0 known, 1 unknown (a search out of its budget), 2 bad input; other arrays are zero where not 0."""
+    @property
+    def errors(self) -> Tuple[RowError, ...]:
+        """The rows that are not known, in order."""
     def __len__(self) -> int: ...
 
 @final
@@ -128,7 +222,7 @@ class MoveReport:
 class Report:
     """The answer about one position, from the side to move.
 
-    >>> r = Oracle("tables").moves("tictactoe", "XX./OO./...")
+    >>> r = Oracle().moves("tictactoe", "XX./OO./...")
     >>> r.result, r.plies, r.source, r.moves[0].move
     ('win', 1, 'table', '2')
     """
@@ -156,10 +250,20 @@ class Report:
         """Dots: net still unclaimed boxes the side to move wins; None otherwise."""
     @property
     def source(self) -> str:
-        """``"table"``, ``"forced"`` or ``"search"``."""
+        """``"table"`` (built-in or directory), ``"forced"`` (the rules) or ``"search"`` (live search)."""
     @property
     def moves(self) -> Tuple[MoveReport, ...]:
-        """Every legal move, best first; empty from ``probe``."""
+        """Every legal move whose value is known, best first; empty from
+        ``probe``. Every legal move except where a winning strategy
+        (Qubic's table) covers the position and not all of its moves:
+
+        >>> r = Oracle().moves("qubic", "." * 64)
+        >>> len(r.moves), len(r.unknown), r.result
+        (16, 48, 'win')
+        """
+    @property
+    def unknown(self) -> Tuple[str, ...]:
+        """The legal moves whose values are not known (Qubic's strategy); empty elsewhere."""
     def to_json(self) -> str:
         """One line of JSON in the shape of ``solvedb probe --json``."""
 
@@ -188,29 +292,40 @@ class Mainline:
 
 @final
 class Oracle:
-    """Perfect-play answers from solvedb tables: the default tables inside
-    the package, or a directory's (which then are the only ones).
+    """Perfect-play answers from solvedb tables: the built-in tables inside
+    the package by default, or a tables directory's (which then are the
+    only ones; a directory that does not exist is an :class:`IoError`).
 
-    Tables open on first use; a game without a table is searched exactly,
-    within ``max_nodes`` positions and ``max_seconds`` seconds (past them:
-    :class:`BudgetExhausted`). One Oracle may be shared by threads: the GIL
-    is released while it works.
+    A game or position no table covers is answered by exact live search,
+    within ``max_nodes`` positions (by default :data:`DEFAULT_MAX_NODES`,
+    the CLI's budget; ``None`` lifts it) and ``max_seconds`` seconds; past
+    them the answer is :class:`BudgetExhausted`, never a guess. Ctrl-C
+    interrupts a search (``KeyboardInterrupt``). One Oracle may be shared by
+    threads: the GIL is released while it works.
 
     >>> oracle = Oracle()
     >>> oracle.best_move("tictactoe", "X../.O./...").result
     'draw'
+    >>> oracle.max_nodes == DEFAULT_MAX_NODES, oracle.tables_dir
+    (True, None)
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         tables_dir: Union[str, "PathLike[str]", None] = None,
         *,
-        max_nodes: Optional[int] = None,
+        max_nodes: Optional[int] = ...,
         max_seconds: Optional[float] = None,
-    ) -> None: ...
+    ) -> "Oracle": ...
     @property
     def tables_dir(self) -> Optional[Path]:
-        """The tables directory; None for the tables inside the package."""
+        """The tables directory; None for the built-in tables."""
+    @property
+    def max_nodes(self) -> Optional[int]:
+        """The node budget of every live search; None: none."""
+    @property
+    def max_seconds(self) -> Optional[float]:
+        """The time budget of every live search, in seconds; None: none."""
     def probe(self, game: str, position: str) -> Report:
         """The value of a position (``moves`` is empty)."""
     def moves(self, game: str, position: str) -> Report:
@@ -220,22 +335,32 @@ class Oracle:
     def mainline(self, game: str, position: str) -> Mainline:
         """The best line to the end of the game."""
     def probe_many(
-        self, game: str, positions: Iterable[str], *, moves: bool = False
-    ) -> list[Report]:
-        """Many positions at once (a list, or a numpy array of strings), in order."""
+        self,
+        game: str,
+        positions: Iterable[str],
+        *,
+        moves: bool = False,
+        errors: Literal["row", "raise"] = "row",
+    ) -> List[Union[Report, RowError]]:
+        """Many positions at once (a list, or a numpy array of strings): one
+        entry per row, in order, a :class:`Report` or a :class:`RowError`
+        (with ``errors="raise"``, the first row's error is raised)."""
     def probe_arrays(
         self,
         game: str,
         positions: Union[Iterable[str], npt.NDArray[np.integer]],
         *,
         moves: bool = True,
+        errors: Literal["row", "raise"] = "row",
     ) -> Arrays:
         """Many positions at once, answered in numpy arrays, the GIL released.
 
         ``positions``: strings in solvedb's notation, or integer codes, shape
         ``(n, 2)`` (X's and O's stones, bit ``i`` for cell ``i``) or for dots
         ``(n,)`` (drawn edges, bit ``i`` for edge ``i``). Without ``moves``
-        the move arrays have no columns.
+        the move arrays have no columns. Each row has a status
+        (:attr:`Arrays.status`); with ``errors="raise"``, the first row
+        without an answer raises.
         """
     def table_arrays(
         self,
@@ -244,6 +369,8 @@ class Oracle:
         all_symmetries: bool = False,
         sample: Optional[int] = None,
         seed: int = 0,
+        moves: bool = True,
     ) -> Arrays:
         """Every position the game's table holds, with its values (see
-        :func:`solvedb.datasets.load`)."""
+        :func:`solvedb.datasets.load`); ``sample`` keeps that many (1 or more);
+        without ``moves`` the move arrays have no columns."""

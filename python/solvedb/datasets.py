@@ -2,19 +2,33 @@
 
 Every position a table holds, with its exact value and every move's value,
 as numpy arrays next to features a learner can use directly: board planes
-and the side to move. The default tables are inside the package, so
+(flat, or spatial ``(C, H, W)``), the side to move, the canonical class,
+and policy targets. The built-in tables are inside the package, so
 
 >>> import solvedb
 >>> data = solvedb.datasets.load("tictactoe")
->>> len(data), data.planes.shape, data.move_value.shape
-(765, (765, 2, 3, 3), (765, 9))
+>>> len(data), data.planes.shape, data.spatial.shape, data.move_value.shape
+(765, (765, 2, 3, 3), (765, 2, 3, 3), (765, 9))
 >>> int(data.value[0]), int(data.plies[0])  # the empty board: a draw in 9
 (0, 9)
+>>> data.best_moves[0].tolist()  # every first move keeps the draw
+[True, True, True, True, True, True, True, True, True]
 
-needs no other step. ``solvedb export GAME`` writes the same rows as
-Parquet or CSV (``docs/datasets.md`` is the dataset card: columns, value
-convention, counts, class balance); :func:`read_parquet` loads such a file,
-for instance of ``dots:3x4``, whose table is built on request.
+needs no other step. A split keeps each canonical class (a position and all
+its symmetric images) on one side:
+
+>>> splits = solvedb.datasets.load("tictactoe", all_symmetries=True).split(seed=0)
+>>> len(splits.train) + len(splits.validation) + len(splits.test)
+5478
+>>> set(splits.train.canonical_id.tolist()) & set(splits.test.canonical_id.tolist())
+set()
+
+``solvedb export GAME`` writes the same rows as Parquet or CSV
+(``docs/datasets.md`` is the dataset card: columns, value convention,
+counts, class balance); :func:`read_parquet` loads such a file, for
+instance of ``dots:3x4``, whose table is built on request;
+:mod:`solvedb.huggingface` gives the rows as a Hugging Face ``datasets``
+dataset.
 
 Values are from the side to move; a move's value is its mover's, counted
 from before the move. ``value`` is 1/0/-1 (win, draw, loss) in the
@@ -25,85 +39,146 @@ column per cell or edge (OpenSpiel's action ids), zero where ``legal`` is
 false.
 """
 
+import dataclasses
+import os
 from dataclasses import dataclass
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
-from ._solvedb import Oracle, games, notation
+from ._boards import canonical_id, is_dots, planes, spatial
+from ._solvedb import InputError, Oracle, notation
 
-__all__ = ["Dataset", "load", "planes", "read_parquet"]
+__all__ = ["Dataset", "Splits", "load", "planes", "read_parquet", "spatial", "split_sides"]
 
-
-def _info(game: str):
-    for g in games():
-        if g.name == game:
-            return g
-    # Any dots:MxN is a game even when the catalogue does not list it.
-    if game.startswith("dots:"):
-        return None
-    raise ValueError(f"unknown game {game!r}: one of {[g.name for g in games()]}")
-
-
-def _cells(game: str, code: np.ndarray) -> int:
-    info = _info(game)
-    if info is not None:
-        return info.moves
-    rows, cols = (int(s) for s in game.split(":")[1].split("x"))
-    return (rows + 1) * cols + rows * (cols + 1)
-
-
-def planes(game: str, code: np.ndarray) -> np.ndarray:
-    """Board planes from codes (``(n, 2)`` uint64, as ``Arrays.code``):
-    ``(n, 2, *shape)`` uint8 for the tic-tac-toe family (plane 0 X's stones,
-    plane 1 O's, cells laid out as the board: rows, or layers of rows);
-    ``(n, edges)`` uint8 of drawn edges for dots-and-boxes.
-
-    >>> import numpy as np
-    >>> planes("tictactoe", np.array([[1, 16]], dtype=np.uint64))[0].tolist()
-    [[[1, 0, 0], [0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 1, 0], [0, 0, 0]]]
-    """
-    code = np.asarray(code, dtype=np.uint64).reshape(-1, 2)
-    cells = _cells(game, code)
-    bits = np.arange(cells, dtype=np.uint64)
-    if game.startswith("dots:"):
-        return ((code[:, 0, None] >> bits) & np.uint64(1)).astype(np.uint8)
-    stones = (code[:, :, None] >> bits) & np.uint64(1)
-    return stones.astype(np.uint8).reshape((len(code), 2) + tuple(_info(game).shape))
+Index = Union[int, slice, Sequence[int], npt.NDArray[Any]]
 
 
 @dataclass(frozen=True)
 class Dataset:
-    """Rows of one game: features (``code``, ``planes``, ``to_move``) and
-    labels (``value``, ``result``, ``plies`` and per move ``move_value``,
-    ``move_result``, ``move_plies``, ``legal``), one row per position."""
+    """Rows of one game: features (``code``, ``planes``, ``spatial``,
+    ``to_move``, ``canonical_id``) and labels (``value``, ``result``,
+    ``plies`` and per move ``move_value``, ``move_result``, ``move_plies``,
+    ``legal``; :attr:`best_moves`, :attr:`policy`), one row per position.
+
+    ``data[i]`` is one row as a dict; ``data[a:b]``, an index array or a
+    boolean mask give a ``Dataset`` of those rows.
+
+    >>> data = load("dots:2x2")
+    >>> part = data[10:20]
+    >>> len(part), part.spatial.shape, int(part[0]["value"]) == int(data[10]["value"])
+    (10, (10, 2, 3, 3), True)
+    """
 
     game: str
-    code: np.ndarray
+    code: npt.NDArray[np.uint64]
     """``(n, 2)`` uint64: X's and O's stones as cell masks, or the drawn
     edges and 0 (dots)."""
-    planes: np.ndarray
-    """See :func:`planes`."""
-    to_move: Optional[np.ndarray]
+    canonical_id: npt.NDArray[np.uint64]
+    """``(n,)`` uint64: the row's canonical class (see
+    :func:`solvedb._boards.canonical_id`): equal for symmetric images."""
+    to_move: Optional[npt.NDArray[np.uint8]]
     """``(n,)`` uint8: 0 when X (the first player) is to move, 1 for O;
     None for dots-and-boxes, whose values do not depend on it."""
-    stored: np.ndarray
+    stored: npt.NDArray[np.bool_]
     """``(n,)`` bool: the table holds an entry of the position's own (false
     for a dots-and-boxes free capture, resolved exactly by rule)."""
-    value: np.ndarray
-    result: np.ndarray
-    plies: np.ndarray
-    move_value: np.ndarray
-    move_result: np.ndarray
-    move_plies: np.ndarray
-    legal: np.ndarray
+    value: npt.NDArray[np.int8]
+    result: npt.NDArray[np.int8]
+    plies: npt.NDArray[np.uint8]
+    move_value: npt.NDArray[np.int8]
+    move_result: npt.NDArray[np.int8]
+    move_plies: npt.NDArray[np.uint8]
+    legal: npt.NDArray[np.bool_]
 
     def __len__(self) -> int:
         return len(self.code)
 
+    @property
+    def planes(self) -> npt.NDArray[np.uint8]:
+        """See :func:`planes` (computed on each access)."""
+        return planes(self.game, self.code)
+
+    @property
+    def spatial(self) -> npt.NDArray[np.uint8]:
+        """``(n, C, H, W)``: see :func:`spatial` (computed on each access)."""
+        return spatial(self.game, self.code)
+
+    @property
+    def best_moves(self) -> npt.NDArray[np.bool_]:
+        """``(n, move_slots)`` bool: the moves that keep the position's
+        value (a move's value equals it); none in a finished game."""
+        best: npt.NDArray[np.bool_] = self.legal & (self.move_value == self.value[:, None])
+        return best
+
+    @property
+    def policy(self) -> npt.NDArray[np.float32]:
+        """``(n, move_slots)`` float32: uniform over :attr:`best_moves`
+        (a policy target); all zero in a finished game."""
+        best = self.best_moves.astype(np.float32)
+        count = best.sum(axis=1, keepdims=True)
+        policy: npt.NDArray[np.float32] = np.divide(best, count, out=np.zeros_like(best), where=count > 0)
+        return policy
+
+    def _columns(self) -> Dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "game"}
+
+    def __getitem__(self, index: Index) -> Any:
+        if isinstance(index, (int, np.integer)):
+            i = int(index)
+            if not -len(self) <= i < len(self):
+                raise InputError(f"index: {i} is out of range for {len(self)} rows")
+            return {name: (None if column is None else column[i]) for name, column in self._columns().items()}
+        rows = index if isinstance(index, slice) else np.asarray(index)
+        if isinstance(rows, np.ndarray) and rows.dtype.kind not in "iub":
+            raise InputError(f"index: an int, a slice, an integer array or a boolean mask, not {rows.dtype}")
+        columns: Dict[str, Any] = {
+            name: (None if column is None else column[rows]) for name, column in self._columns().items()
+        }
+        return dataclasses.replace(self, **columns)
+
+    def split(
+        self, seed: int = 0, fractions: Tuple[float, float, float] = (0.8, 0.1, 0.1)
+    ) -> "Splits":
+        """Train, validation and test datasets by canonical class: the
+        classes (``canonical_id``) are shuffled by ``seed`` (numpy's
+        ``default_rng``) and dealt out by ``fractions`` of the classes, and
+        each row goes where its class went, so no position has a symmetric
+        image on another side. The same seed gives the same split."""
+        row_side = split_sides(self.canonical_id, seed, fractions)
+        return Splits(
+            train=self[row_side == 0],
+            validation=self[row_side == 1],
+            test=self[row_side == 2],
+        )
+
     def positions(self) -> List[str]:
         """Each row's position in solvedb's notation."""
         return notation(self.game, self.code)
+
+    def to_torch(self) -> Dict[str, Any]:
+        """The rows as PyTorch tensors, a dict by column name (without
+        copying where the dtype allows): the columns, ``planes`` and
+        ``spatial`` as float32, ``best_moves`` and ``policy``; ``code``
+        and ``canonical_id`` as int64 (every code fits). Needs torch
+        (``pip install torch``)."""
+        try:
+            import torch
+        except ImportError as e:
+            raise ImportError("Dataset.to_torch() needs torch: pip install torch") from e
+        out: Dict[str, Any] = {}
+        for name, column in self._columns().items():
+            if column is None:
+                continue
+            if column.dtype == np.uint64:
+                column = column.astype(np.int64)
+            out[name] = torch.from_numpy(np.ascontiguousarray(column))
+        out["planes"] = torch.from_numpy(self.planes.astype(np.float32))
+        out["spatial"] = torch.from_numpy(self.spatial.astype(np.float32))
+        out["best_moves"] = torch.from_numpy(self.best_moves)
+        out["policy"] = torch.from_numpy(self.policy)
+        return out
 
     def frame(self) -> Any:
         """The rows as a pandas DataFrame, with the columns of ``solvedb
@@ -114,13 +189,13 @@ class Dataset:
         except ImportError as e:
             raise ImportError("Dataset.frame() needs pandas: pip install pandas") from e
         dots = self.to_move is None
-        data = {"position": self.positions()}
+        data: Dict[str, Any] = {"position": self.positions()}
         if dots:
             data["edges"] = self.code[:, 0]
         else:
             data["x"], data["o"] = self.code[:, 0], self.code[:, 1]
         data["ply"] = self.planes.reshape(len(self), -1).sum(axis=1).astype(np.uint8)
-        if not dots:
+        if self.to_move is not None:
             data["to_move"] = np.where(self.to_move == 0, "X", "O")
         data["stored"] = self.stored
         if dots:
@@ -137,16 +212,65 @@ class Dataset:
         return pd.DataFrame(data)
 
 
-def _dataset(game: str, code, stored, value, result, plies, move_value, move_result, move_plies, legal) -> Dataset:
-    code = np.asarray(code, dtype=np.uint64).reshape(-1, 2)
+def split_sides(
+    canonical_id: npt.NDArray[np.uint64],
+    seed: int = 0,
+    fractions: Tuple[float, float, float] = (0.8, 0.1, 0.1),
+) -> npt.NDArray[np.int8]:
+    """Each row's side, 0 train, 1 validation, 2 test, by its class: the
+    distinct ``canonical_id`` values are shuffled by ``seed`` (numpy's
+    ``default_rng(seed).permutation``) and dealt out in order, the first
+    ``round(fractions[0] * classes)`` to train, up to
+    ``round((fractions[0] + fractions[1]) * classes)`` to validation, the
+    rest to test (:meth:`Dataset.split`)."""
+    if len(fractions) != 3 or min(fractions) < 0 or not np.isclose(sum(fractions), 1.0):
+        raise InputError(f"fractions: three shares of 0 or more summing to 1, not {fractions}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InputError(f"seed: an int, 0 or more, not {seed!r}")
+    classes, inverse = np.unique(canonical_id, return_inverse=True)
+    order = np.random.default_rng(int(seed)).permutation(len(classes))
+    cuts = np.round(np.cumsum(fractions)[:2] * len(classes)).astype(np.int64)
+    side = np.empty(len(classes), dtype=np.int8)
+    side[order[: cuts[0]]] = 0
+    side[order[cuts[0] : cuts[1]]] = 1
+    side[order[cuts[1] :]] = 2
+    return side[inverse.reshape(-1)]
+
+
+@dataclass(frozen=True)
+class Splits:
+    """The three sides of :meth:`Dataset.split`, each a :class:`Dataset`."""
+
+    train: Dataset
+    validation: Dataset
+    test: Dataset
+
+    def items(self) -> List[Tuple[str, Dataset]]:
+        """``[("train", ...), ("validation", ...), ("test", ...)]``."""
+        return [("train", self.train), ("validation", self.validation), ("test", self.test)]
+
+
+def _dataset(
+    game: str,
+    code: npt.ArrayLike,
+    stored: npt.ArrayLike,
+    value: npt.ArrayLike,
+    result: npt.ArrayLike,
+    plies: npt.ArrayLike,
+    move_value: npt.ArrayLike,
+    move_result: npt.ArrayLike,
+    move_plies: npt.ArrayLike,
+    legal: npt.ArrayLike,
+) -> Dataset:
+    codes = np.asarray(code, dtype=np.uint64).reshape(-1, 2)
     to_move = None
-    if not game.startswith("dots:"):
-        stones = planes(game, code).reshape(len(code), -1).sum(axis=1)
+    if not is_dots(game):
+        stones = planes(game, codes).reshape(len(codes), -1).sum(axis=1)
         to_move = (stones % 2).astype(np.uint8)
     return Dataset(
         game=game,
-        code=code,
-        planes=planes(game, code),
+        code=codes,
+        canonical_id=canonical_id(game, codes),
         to_move=to_move,
         stored=np.asarray(stored, dtype=bool),
         value=np.asarray(value, dtype=np.int8),
@@ -169,15 +293,17 @@ def load(
 ) -> Dataset:
     """Every position ``game``'s table holds (canonical, in the table's
     order; with ``all_symmetries`` every symmetric image too), with its
-    values, computed from the package's tables (or ``oracle``'s). ``sample``
-    keeps that many rows, uniformly at random by ``seed``, the rows ``solvedb
-    export --sample N --seed S`` writes.
+    values, computed from the built-in tables (or ``oracle``'s). ``sample``
+    (1 or more) keeps that many rows, uniformly at random by ``seed``, the
+    rows ``solvedb export --sample N --seed S`` writes.
 
     >>> data = load("dots:2x2", sample=100, seed=1)
-    >>> len(data), data.planes.shape, data.to_move is None
-    (100, (100, 12), True)
+    >>> len(data), data.planes.shape, data.spatial.shape, data.to_move is None
+    (100, (100, 12), (100, 2, 3, 3), True)
     """
-    oracle = oracle or _default_oracle()
+    from . import default_oracle
+
+    oracle = oracle or default_oracle()
     a = oracle.table_arrays(game, all_symmetries=all_symmetries, sample=sample, seed=seed)
     return _dataset(
         a.game, a.code, a.stored, a.value, a.result, a.plies,
@@ -185,16 +311,7 @@ def load(
     )
 
 
-_ORACLE: List[Oracle] = []
-
-
-def _default_oracle() -> Oracle:
-    if not _ORACLE:
-        _ORACLE.append(Oracle())
-    return _ORACLE[0]
-
-
-def read_parquet(path) -> Dataset:
+def read_parquet(path: Union[str, "os.PathLike[str]"]) -> Dataset:
     """A ``solvedb export`` Parquet file as a :class:`Dataset` (the game is
     in the file's metadata). Needs pyarrow (``pip install pyarrow``)."""
     try:
@@ -205,10 +322,10 @@ def read_parquet(path) -> Dataset:
     meta = table.schema.metadata or {}
     game = meta.get(b"solvedb.game", b"").decode()
     if not game:
-        raise ValueError(f"{path} is not a solvedb export (no solvedb.game in its metadata)")
+        raise InputError(f"path: {path} is not a solvedb export (no solvedb.game in its metadata)")
     n = table.num_rows
 
-    def column(name, dtype, fill=0):
+    def column(name: str, dtype: Any, fill: int = 0) -> Any:
         c = table.column(name)
         return c.to_numpy(zero_copy_only=False).astype(dtype) if c.null_count == 0 else \
             c.fill_null(fill).to_numpy().astype(dtype)

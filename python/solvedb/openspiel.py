@@ -5,12 +5,14 @@ Only conversions live here; every value and move comes from
 :class:`solvedb.Oracle`. OpenSpiel (``pip install open_spiel``) is imported
 lazily, by :class:`PerfectBot` alone; the other functions take its states.
 
->>> import pyspiel, solvedb, solvedb.openspiel as sos
->>> oracle = solvedb.Oracle("tables")
+>>> import pyspiel, solvedb.openspiel as sos
 >>> state = pyspiel.load_game("tic_tac_toe").new_initial_state()
 >>> state.apply_action(4)
->>> sos.value(state, oracle=oracle), sos.action_values(state, oracle=oracle)[0]
+>>> sos.value(state), sos.action_values(state)[0]  # the built-in tables
 (0.0, 0.0)
+
+Every function takes ``oracle=`` (an :class:`solvedb.Oracle`); without it,
+:func:`solvedb.default_oracle`, the built-in tables.
 
 How OpenSpiel's states map onto solvedb's notation:
 
@@ -32,10 +34,10 @@ always OpenSpiel's ``player_return`` under perfect play (without
 
 from __future__ import annotations
 
-import os
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from ._solvedb import Oracle, PositionError, UnsupportedGame
+from . import default_oracle
+from ._solvedb import InputError, Oracle, PositionError, UnsupportedGame
 
 __all__ = [
     "PerfectBot",
@@ -48,18 +50,6 @@ __all__ = [
     "value_function",
 ]
 
-_DEFAULT: Optional[Oracle] = None
-
-
-def default_oracle() -> Oracle:
-    """The oracle used when none is passed: over ``$SOLVEDB_TABLES``, else
-    ``./tables`` (a directory that does not exist means exact search alone)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = Oracle(os.environ.get("SOLVEDB_TABLES", "tables"))
-    return _DEFAULT
-
-
 def _game_params(state: Any) -> Tuple[str, Dict[str, Any]]:
     game = state.get_game()
     return game.get_type().short_name, game.get_parameters()
@@ -68,6 +58,7 @@ def _game_params(state: Any) -> Tuple[str, Dict[str, Any]]:
 def position(state: Any) -> Tuple[str, str]:
     """The solvedb game and position of an OpenSpiel state.
 
+    >>> import pyspiel
     >>> position(pyspiel.load_game("tic_tac_toe").new_initial_state())
     ('tictactoe', '.../.../...')
     """
@@ -131,7 +122,7 @@ def value(state: Any, player: Optional[int] = None, *, oracle: Optional[Oracle] 
     name, params = _game_params(state)
     if player is None:
         if state.is_terminal():
-            raise ValueError("the game is over: nobody is to move, name the player")
+            raise InputError("player: the game is over, nobody is to move: name the player")
         player = state.current_player()
     if state.is_terminal():
         if name == "tic_tac_toe" or _utility_margin(params):
@@ -192,9 +183,10 @@ def value_function(
     """A ``value_function`` for OpenSpiel's ``alpha_beta_search`` (pass the
     same ``maximizing_player_id``): the exact return, so any depth is exact.
 
+    >>> import pyspiel
     >>> from open_spiel.python.algorithms.minimax import alpha_beta_search
     >>> game = pyspiel.load_game("tic_tac_toe")
-    >>> alpha_beta_search(game, value_function=value_function(0, oracle=oracle),
+    >>> alpha_beta_search(game, value_function=value_function(0),
     ...                   maximum_depth=1, maximizing_player_id=0)[0]
     0.0
     """
@@ -221,7 +213,10 @@ def _make_bot_class() -> type:
         """A ``pyspiel.Bot`` that plays perfectly; ``step(state)`` returns a
         best action (the first of the best, in solvedb's move order).
 
-        >>> bots = [PerfectBot(game, 0, oracle=oracle), PerfectBot(game, 1, oracle=oracle)]
+        >>> import pyspiel
+        >>> from solvedb.openspiel import PerfectBot
+        >>> game = pyspiel.load_game("tic_tac_toe")
+        >>> bots = [PerfectBot(game, 0), PerfectBot(game, 1)]  # the built-in tables
         >>> pyspiel.evaluate_bots(game.new_initial_state(), bots, 1)
         [0.0, 0.0]
         """

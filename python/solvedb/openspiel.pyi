@@ -2,9 +2,20 @@
 
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from . import default_oracle as default_oracle
 from ._solvedb import Oracle
 
-def default_oracle() -> Oracle: ...
+__all__ = [
+    "PerfectBot",
+    "action_values",
+    "best_action",
+    "default_oracle",
+    "expected_return",
+    "position",
+    "value",
+    "value_function",
+]
+
 def position(state: Any) -> Tuple[str, str]: ...
 def value(state: Any, player: Optional[int] = None, *, oracle: Optional[Oracle] = None) -> float: ...
 def action_values(state: Any, *, oracle: Optional[Oracle] = None) -> Dict[int, float]: ...

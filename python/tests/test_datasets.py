@@ -114,16 +114,18 @@ def test_probe_arrays_equal_probes_from_strings_and_codes(game):
 
 def test_probe_arrays_refuse_bad_input():
     oracle = solvedb.Oracle()
-    with pytest.raises(solvedb.PositionError):
-        oracle.probe_arrays("tictactoe", np.array([[1, 1]], dtype=np.uint64))  # overlapping stones
-    with pytest.raises(solvedb.PositionError):
+    for game, positions in [
+        ("tictactoe", np.array([[1, 1]], dtype=np.uint64)),  # overlapping stones
+        ("dots:1x1", np.array([1 << 4])),  # an edge off the board
+        ("tictactoe", ["XX"]),
+    ]:
+        assert oracle.probe_arrays(game, positions).status.tolist() == [2]
+        with pytest.raises(solvedb.PositionError, match=r"^positions\[0\]:"):
+            oracle.probe_arrays(game, positions, errors="raise")
+    with pytest.raises(solvedb.InputError, match="^positions"):
         oracle.probe_arrays("tictactoe", np.array([[-1, 0]]))
-    with pytest.raises(solvedb.PositionError):
-        oracle.probe_arrays("dots:1x1", np.array([1 << 4]))
-    with pytest.raises(ValueError):
+    with pytest.raises(solvedb.InputError, match="^positions"):
         oracle.probe_arrays("tictactoe", np.zeros((2, 3), dtype=np.uint64))
-    with pytest.raises(solvedb.PositionError):
-        oracle.probe_arrays("tictactoe", ["XX"])
     with pytest.raises(solvedb.UnsupportedGame):
         oracle.probe_arrays("chess", ["."])
     assert len(oracle.probe_arrays("tictactoe", [])) == 0
@@ -132,7 +134,7 @@ def test_probe_arrays_refuse_bad_input():
 
 
 def test_the_gil_is_released_during_a_batch(tmp_path):
-    searching = solvedb.Oracle(tmp_path, max_seconds=1.0)
+    searching = solvedb.Oracle(tmp_path, max_nodes=None, max_seconds=1.0)
     started, times = threading.Event(), {}
 
     def search():
@@ -156,6 +158,7 @@ def test_datasets_load_every_position_with_planes_and_labels():
     data = solvedb.datasets.load("dots:3x3")
     canonical = solvedb.datasets.load("dots:3x3", sample=1000, seed=3)
     assert len(canonical) == 1000 and canonical.planes.shape == (1000, 24)
+    assert canonical.spatial.shape == (1000, 2, 4, 4)
     assert data.to_move is None and data.planes.dtype == np.uint8
     # Every 3x3 mask up to the board's 8 symmetries: 2^24 / 8 and a bit.
     assert 2**24 // 8 < len(data) < 2**24 // 4

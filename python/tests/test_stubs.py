@@ -19,6 +19,9 @@ def stub_names(name):
             names[node.name] = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
         elif isinstance(node, ast.FunctionDef):
             names[node.name] = set()
+        elif isinstance(node, ast.ImportFrom):
+            # A re-export (`from . import x as x`) is a name of the module.
+            names.update({a.asname: set() for a in node.names if a.asname == a.name})
     return names
 
 
