@@ -31,9 +31,11 @@
 //!   [`leaderboard`] reads SQLite through [`Store`](crate::store::Store).
 
 pub mod activity;
+pub mod admission;
 pub mod api;
 pub mod bench;
 pub mod body;
+pub mod body_bytes;
 pub mod client;
 pub mod error;
 pub mod layers;

@@ -5,7 +5,7 @@ use axum::Router;
 
 use super::limits::MAX_BODY_BYTES;
 use super::state::AppState;
-use super::{api, layers, leaderboard, page, room_routes, session_routes};
+use super::{admission, api, layers, leaderboard, page, room_routes, session_routes};
 
 /// The whole server: every area inside the [`layers`] that bound every
 /// request and refuse writes from other sites.
@@ -33,6 +33,7 @@ pub fn router(state: AppState) -> Router {
         .merge(leaderboard::router())
         .fallback(page::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(from_fn_with_state(state.clone(), admission::scoped))
         .layer(from_fn_with_state(state.clone(), layers::deadline))
         .layer(shedding)
         .layer(from_fn_with_state(state.clone(), layers::read_body))

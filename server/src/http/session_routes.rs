@@ -15,18 +15,20 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
-use solvedb_lookup::{Error, ErrorKind, GameId, Report, Rng, Want};
+use solvedb_lookup::{Error, ErrorKind, Game, GameId, Report, Rng, Want, with_game};
 
 use super::activity::LastActive;
+use super::admission;
 use super::api::{Params, ask, report_of};
 use super::body::{game_field, json_body, string_field};
 use super::error::ApiError;
 use super::names::person_name;
+use super::rate::client_key;
 use super::response::ComputerMove;
 use super::secret::secret;
 use super::sessions::{Play, Session, Verdict};
 use super::state::AppState;
-use crate::computer::{Level, classic_move, random_move};
+use crate::computer::{Level, classic_move_until, random_move};
 use crate::store::{Seat, is_valid_identity};
 
 /// The sessions' routes and the computer's move.
@@ -58,6 +60,7 @@ fn seed() -> u64 {
 /// The computer's move at `position` for `level`, and the level that
 /// chose it: the classic player's where the perfect one has no report.
 async fn choose(
+    state: &AppState,
     game: GameId,
     position: &str,
     level: Level,
@@ -74,17 +77,20 @@ async fn choose(
     } else {
         Level::Classic
     };
-    let position = position.to_owned();
     let mut own = Rng::new(rng.next_u64());
-    let mv = tokio::task::spawn_blocking(move || match by {
-        Level::Random => random_move(game, &position, &mut own),
-        _ => classic_move(game, &position, &mut own),
-    })
-    .await
-    .map_err(|e| ApiError {
-        kind: ErrorKind::Io,
-        message: format!("the computer's task failed: {e}"),
-    })??;
+    let mv = match by {
+        // A random move takes microseconds: no slot.
+        Level::Random => random_move(game, position, &mut own)?,
+        // The classic player's search takes a slot like any search, and
+        // stops when its request ends.
+        _ => {
+            let position = position.to_owned();
+            admission::run(state, move |_, stop| {
+                Ok(classic_move_until(game, &position, &mut own, stop)?)
+            })
+            .await?
+        }
+    };
     Ok((mv, by))
 }
 
@@ -99,7 +105,15 @@ async fn advance(state: &AppState, play: &mut Play) -> Result<(), ApiError> {
         let position = play.game.position.clone();
         // The report chooses the perfect move and judges the move made.
         let report = report_of(state, game, &position).await;
-        let (mv, by) = choose(game, &position, level, report.as_ref(), &mut play.rng).await?;
+        let (mv, by) = choose(
+            state,
+            game,
+            &position,
+            level,
+            report.as_ref(),
+            &mut play.rng,
+        )
+        .await?;
         play.game.play(&mv)?;
         play.verdicts.push(Verdict::of(report.as_ref(), &mv));
         play.by.push(Some(by));
@@ -119,15 +133,22 @@ async fn record(state: &AppState, play: &mut Play) {
     }
 }
 
-/// Records the sessions that expired: resigned, if the person had moved.
-async fn sweep(state: &AppState) {
-    for session in state.sessions.expired() {
+/// Records the sessions that expired, and those of `client` past its
+/// quota: resigned, if the person had moved. Whether `client`'s own were
+/// ended to make way (its new one then only takes their place).
+async fn sweep(state: &AppState, client: std::net::IpAddr) -> bool {
+    let mut ended = state.sessions.expired();
+    let own = state.sessions.over_quota(client);
+    let replacing = !own.is_empty();
+    ended.extend(own);
+    for session in ended {
         let mut play = session.play.lock().await;
         if play.by.iter().any(Option::is_none) {
             play.give_up();
             record(state, &mut play).await;
         }
     }
+    replacing
 }
 
 /// A seat's field: `person` or a level.
@@ -177,9 +198,11 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
             identity: identity_field(&object)?,
             name: person_name(string_field(&object, "name")?)?,
         };
-        sweep(&state).await;
+        let client = client_key(admission::client());
+        let replacing = sweep(&state, client).await;
         let sessions = &state.sessions;
-        if sessions.count() >= sessions.limits.sessions {
+        let limits = sessions.limits;
+        if sessions.count() >= limits.sessions.saturating_sub(limits.reserve) {
             // Finished games make way (their state is only for a review).
             sessions.map().retain(|_, s| {
                 s.play
@@ -187,11 +210,8 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
                     .map_or(true, |play| play.game.result.is_none())
             });
         }
-        if sessions.count() >= sessions.limits.sessions {
-            return Err(ApiError::budget(format!(
-                "{} games against the computer are open, the limit: try again later",
-                sessions.count()
-            )));
+        if let Some(why) = sessions.refusal(client).filter(|_| !replacing) {
+            return Err(ApiError::budget(why));
         }
         let mut play = Play::new(game, levels, person, seed())?;
         advance(&state, &mut play).await?;
@@ -200,6 +220,7 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
         let json = play.view(&id);
         let session = Arc::new(Session {
             id: id.clone(),
+            client,
             play: tokio::sync::Mutex::new(play),
             last_active: LastActive::now(),
         });
@@ -293,6 +314,8 @@ async fn computer(
             .get("position")
             .ok_or_else(|| ApiError::request("missing parameter \"position\""))?
             .to_owned();
+        // Refused before any admission: a malformed position costs nothing.
+        with_game!(game, g => g.parse(&position).map(drop).map_err(Error::from))?;
         let level = params.get("level").unwrap_or("classic");
         let level = Level::parse(level).ok_or_else(|| {
             ApiError::request(format!(
@@ -314,7 +337,7 @@ async fn computer(
             None
         };
         let mut rng = Rng::new(seed());
-        let (mv, by) = choose(game, &position, level, report.as_ref(), &mut rng).await?;
+        let (mv, by) = choose(&state, game, &position, level, report.as_ref(), &mut rng).await?;
         Ok::<_, ApiError>(ComputerMove {
             mv,
             level: level.as_str(),
