@@ -119,6 +119,8 @@ pub(crate) struct Play {
     pub(crate) verdicts: Vec<Verdict>,
     pub(crate) resigned: bool,
     pub(crate) recorded: Option<i64>,
+    /// Its recording failed and is being retried until it is done.
+    pub(crate) retrying: bool,
     pub(crate) rng: Rng,
 }
 
@@ -178,6 +180,7 @@ impl Play {
             verdicts: Vec::new(),
             resigned: false,
             recorded: None,
+            retrying: false,
             rng: Rng::new(seed),
         })
     }
