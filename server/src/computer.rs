@@ -14,7 +14,7 @@
 //! the search's horizon. Everything else — moves, turns, boxes, the end —
 //! comes from the game's own rules ([`with_game!`]).
 
-use solvedb_lookup::{BoardShape, Error, Game, GameId, Rng, Score, with_game};
+use solvedb_lookup::{BoardShape, Error, Game, GameId, Rng, Score, Stop, with_game};
 
 /// A level of the computer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -95,6 +95,23 @@ const MATE: i64 = 1_000_000;
 ///
 /// As [`random_move`].
 pub fn classic_move(game: GameId, position: &str, rng: &mut Rng) -> Result<String, Error> {
+    classic_move_until(game, position, rng, &Stop::default())
+}
+
+/// [`classic_move`], given up once `stop` is cancelled (its request
+/// ended): it is looked at before each of the moves searched at the root.
+/// Its deadline does not stop it: the shallow search is bounded by its
+/// depth, and it is what plays when the deadline stopped the oracle.
+///
+/// # Errors
+///
+/// As [`random_move`], and [`Error::Cancelled`].
+pub fn classic_move_until(
+    game: GameId,
+    position: &str,
+    rng: &mut Rng,
+    stop: &Stop,
+) -> Result<String, Error> {
     let board = game.info().board;
     let depth = classic_depth(board);
     let evaluate = Heuristic::of(board);
@@ -107,6 +124,9 @@ pub fn classic_move(game: GameId, position: &str, rng: &mut Rng) -> Result<Strin
         let mut best = i64::MIN;
         let mut choices = Vec::new();
         for mv in moves {
+            if stop.is_cancelled() {
+                return Err(Error::Cancelled);
+            }
             let (next, t) = g.play(p, mv);
             let gain = i64::from(t.gain);
             let v = if t.same_mover {

@@ -11,17 +11,15 @@ mod roomkit;
 use std::time::{Duration, Instant};
 
 use hostile::{
-    JSON, Server, a_write, close_reason, closed_within, me, other, post_room, quick, request,
-    start, tcp_from, ws_from,
+    JSON, SEARCH_5X5, Server, a_write, close_reason, closed_within, me,
+    one_slot_held_by_a_minute_search, other, post_room, quick, request, start, tcp_from, ws_from,
 };
 use serde_json::json;
 use solvedb_server::http::ServerLimits;
 use solvedb_server::http::rooms::RoomLimits;
 use tokio::io::AsyncWriteExt;
-use tokio::net::TcpStream;
 
 const PROBE: &str = "/api/v1/probe?game=tictactoe&position=X../.O./...";
-const SEARCH_5X5: &str = "/api/v1/probe?game=dots:5x5&position=5x5:";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_and_idle_connections_are_closed() {
@@ -276,26 +274,6 @@ async fn shutdown_with_half_a_request_ends_within_its_deadline() {
             .await
             .is_some()
     );
-}
-
-/// A server with one search slot (a queue of 4 that waits 3 s, searches of
-/// up to a minute), its slot held for 300 ms already by a 5x5 search from
-/// another address; the connection that holds it.
-async fn one_slot_held_by_a_minute_search() -> (Server, TcpStream) {
-    let limits = quick(ServerLimits {
-        searches: 1,
-        search_queue: 4,
-        queue_wait: Duration::from_secs(3),
-        search_time: Duration::from_secs(60),
-        ..ServerLimits::default()
-    });
-    let server = start(limits, RoomLimits::default()).await;
-    let mut busy = tcp_from(other(1), server.addr).await;
-    busy.write_all(format!("GET {SEARCH_5X5} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
-        .await
-        .unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    (server, busy)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -34,6 +34,7 @@ use solvedb_lookup::{
     error_json_of, with_game,
 };
 
+use super::admission;
 use super::analysis::settle;
 use super::error::{ApiError, status_of};
 use super::limits::MAX_QUERY_BYTES;
@@ -104,23 +105,12 @@ impl Params {
     }
 }
 
-/// Cancels a request's searches when the request's future is dropped: the
-/// client went away, or the request ran out of time.
-struct CancelOnDrop(Stop);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.cancel();
-    }
-}
-
 /// Runs `ask` on the oracle. A game with a table is answered in place; a
-/// game without one is searched on a blocking thread, once the request
-/// has one of the few search slots ([`SearchSlots`](super::search_slots::SearchSlots)), under one [`Stop`]
-/// for everything `ask` searches: the request's deadline
-/// ([`ServerLimits::search_time`](super::limits::ServerLimits::search_time)) and node budget, cancelled when the
-/// request ends (its future is dropped: the client left, or its time ran
-/// out), so no search outlives its request.
+/// game without one is searched on a blocking thread once the request is
+/// admitted ([`admission::run`]: a search slot, the client's rate, and the
+/// request's one stop for everything it searches — its deadline and node
+/// budget, cancelled when the request ends — so no search outlives its
+/// request).
 pub async fn ask<T: Send + 'static>(
     state: &AppState,
     game: GameId,
@@ -133,22 +123,7 @@ pub async fn ask<T: Send + 'static>(
         // the answer (measured by `solvedb bench http`).
         return Ok(ask(&state.oracle, &Stop::default())?);
     }
-    let permit = state.searches.admit(state.limits.queue_wait).await?;
-    let stop = Stop::new(Some(state.limits.search_time), state.limits.search_nodes);
-    let _cancel = CancelOnDrop(stop.clone());
-    let oracle = state.oracle.clone();
-    let answer = tokio::task::spawn_blocking(move || {
-        let answer = ask(&oracle, &stop);
-        // The slot is free once the search has stopped, not before.
-        drop(permit);
-        answer
-    })
-    .await
-    .map_err(|e| ApiError {
-        kind: ErrorKind::Io,
-        message: format!("the answer's task failed: {e}"),
-    })?;
-    Ok(answer?)
+    admission::run(state, move |oracle, stop| Ok(ask(oracle, stop)?)).await
 }
 
 /// Refuses a position the game's rules cannot read before it waits for a

@@ -14,7 +14,12 @@
 //!    [`MAX_BODY_BYTES`]) within
 //!    [`ServerLimits::body_read`](super::limits::ServerLimits::body_read), before
 //!    the request takes a slot, so a slow sender holds a connection (which
-//!    is capped) but no request slot.
+//!    is capped) but no request slot; into a buffer of its own, its room
+//!    taken first from the bodies' bytes over all connections
+//!    ([`ServerLimits::body_bytes`](super::limits::ServerLimits::body_bytes)).
+//!
+//! Every refusal made before the body was read whole (2–4) says
+//! `Connection: close`.
 //! 5. Load shedding: at most
 //!    [`ServerLimits::in_flight`](super::limits::ServerLimits::in_flight) requests
 //!    at once, and the next is answered 503 with the error object at once.
@@ -59,11 +64,25 @@ pub(super) fn client_of(request: &Request) -> IpAddr {
 }
 
 fn refused(message: impl Into<String>) -> Response {
-    ApiError {
-        kind: ErrorKind::Request,
-        message: message.into(),
-    }
-    .into_response()
+    closing(
+        ApiError {
+            kind: ErrorKind::Request,
+            message: message.into(),
+        }
+        .into_response(),
+    )
+}
+
+/// `answer` with `Connection: close`: for an answer sent before the
+/// request's body was read whole, after which the connection cannot carry
+/// another request (the rest of the body would be read as one). Saying so
+/// lets the client open a new connection rather than wait on this one.
+fn closing(mut answer: Response) -> Response {
+    answer.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    answer
 }
 
 /// The host part of a `Host` value (without its port).
@@ -159,12 +178,14 @@ pub(super) async fn write_rate(
         answer
             .headers_mut()
             .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
-        return answer;
+        return closing(answer);
     }
     next.run(request).await
 }
 
-/// Layer 4: reads the whole body within the body-read timeout.
+/// Layer 4: reads the whole body within the body-read timeout, into a
+/// buffer of its own that costs what it holds
+/// ([`BodyBytes`](super::body_bytes::BodyBytes)).
 pub(super) async fn read_body(
     State(state): State<AppState>,
     request: Request,
@@ -184,8 +205,24 @@ pub(super) async fn read_body(
         ));
     }
     let (parts, body) = request.into_parts();
-    let limited = http_body_util::Limited::new(body, MAX_BODY_BYTES);
-    match tokio::time::timeout(state.limits.body_read, limited.collect()).await {
+    if is_empty(&parts.headers, declared) {
+        return next.run(Request::from_parts(parts, Body::empty())).await;
+    }
+    // Room for the body is taken before a byte is read: the length said,
+    // or the most a body may be.
+    let room = declared.map_or(MAX_BODY_BYTES, |n| n as usize);
+    let Some(held) = state.body_bytes.take(room) else {
+        return closing(
+            ApiError {
+                kind: ErrorKind::Budget,
+                message: "the server holds as many request bodies as it takes: try again shortly"
+                    .into(),
+            }
+            .into_response(),
+        );
+    };
+    let read = tokio::time::timeout(state.limits.body_read, read_whole(body, room)).await;
+    match read {
         Err(_) => refused(format!(
             "the body did not arrive within {} s",
             state.limits.body_read.as_secs_f64()
@@ -193,11 +230,40 @@ pub(super) async fn read_body(
         Ok(Err(e)) => refused(format!(
             "the body could not be read ({e}): at most {MAX_BODY_BYTES} bytes"
         )),
-        Ok(Ok(body)) => {
-            next.run(Request::from_parts(parts, Body::from(body.to_bytes())))
-                .await
+        Ok(Ok(bytes)) => {
+            let answer = next.run(Request::from_parts(parts, Body::from(bytes)));
+            let answer = answer.await;
+            drop(held);
+            answer
         }
     }
+}
+
+/// Whether a request has no body to read: no length, or a length of 0,
+/// and no chunked transfer.
+fn is_empty(headers: &HeaderMap, declared: Option<u64>) -> bool {
+    let chunked = headers.contains_key(header::TRANSFER_ENCODING);
+    !chunked && declared.unwrap_or(0) == 0
+}
+
+/// Reads a body of at most `room` bytes frame by frame into one buffer of
+/// that capacity. Each frame is copied and dropped at once: a frame is a
+/// slice of the connection's read buffer and keeps that whole buffer
+/// alive, so a body dripped a byte per packet and kept as its frames
+/// (what `collect` does) holds one read buffer per byte.
+async fn read_whole(body: Body, room: usize) -> Result<Vec<u8>, String> {
+    let mut body = body;
+    let mut bytes = Vec::with_capacity(room);
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| e.to_string())?;
+        if let Ok(data) = frame.into_data() {
+            if bytes.len() + data.len() > room {
+                return Err("length limit exceeded".into());
+            }
+            bytes.extend_from_slice(&data);
+        }
+    }
+    Ok(bytes)
 }
 
 /// Layer 5's answer: every request slot is taken.

@@ -54,6 +54,16 @@ pub struct ServerLimits {
     pub connections: usize,
     /// Open connections from one client address (an IPv6 /64).
     pub connections_per_address: usize,
+    /// Searches and computer moves one client address may ask for in a
+    /// burst (table answers are not counted).
+    pub search_burst: u32,
+    /// Searches and computer moves one client address may ask for per
+    /// second, on average.
+    pub searches_per_second: f64,
+    /// Bytes of request bodies held at once, over every connection: a body
+    /// that would take more is refused (503, the connection closed)
+    /// before it is read.
+    pub body_bytes: usize,
     /// Writes (POSTs) from one client address in a burst.
     pub write_burst: u32,
     /// Writes from one client address per second, on average.
@@ -79,6 +89,9 @@ impl Default for ServerLimits {
             in_flight: 256,
             connections: 4096,
             connections_per_address: 64,
+            search_burst: 20,
+            searches_per_second: 4.0,
+            body_bytes: 4 << 20,
             write_burst: 20,
             writes_per_second: 1.0,
             shutdown: Duration::from_secs(5),

@@ -36,11 +36,13 @@
 //!   [`leaderboard`] reads SQLite through [`Store`](crate::store::Store).
 
 pub mod activity;
+pub mod admission;
 pub mod analysis;
 pub mod analysis_stream;
 pub mod api;
 pub mod bench;
 pub mod body;
+pub mod body_bytes;
 pub mod client;
 pub mod error;
 pub mod layers;

@@ -5,7 +5,9 @@ use axum::Router;
 
 use super::limits::MAX_BODY_BYTES;
 use super::state::AppState;
-use super::{analysis_stream, api, layers, leaderboard, page, room_routes, session_routes};
+use super::{
+    admission, analysis_stream, api, layers, leaderboard, page, room_routes, session_routes,
+};
 
 /// The whole server: every area inside the [`layers`] that bound every
 /// request and refuse writes from other sites.
@@ -34,6 +36,7 @@ pub fn router(state: AppState) -> Router {
         .merge(leaderboard::router())
         .fallback(page::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(from_fn_with_state(state.clone(), admission::scoped))
         .layer(from_fn_with_state(state.clone(), layers::deadline))
         .layer(shedding)
         .layer(from_fn_with_state(state.clone(), layers::read_body))

@@ -1,6 +1,8 @@
-//! [`SearchSlots`]: the few live searches that run at once, and the few
-//! requests that may wait for one.
+//! [`SearchSlots`]: the few live searches (and computer moves) that run
+//! at once, the few requests that may wait for one, and how often one
+//! client may ask for one.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -9,6 +11,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::error::ApiError;
 use super::limits::ServerLimits;
+use super::rate::Buckets;
 
 /// Slots for live searches, and the few requests that may wait for one.
 #[derive(Debug)]
@@ -16,6 +19,8 @@ pub struct SearchSlots {
     slots: Arc<Semaphore>,
     waiting: AtomicUsize,
     max_waiting: usize,
+    /// Slots asked for per client address.
+    asked: Buckets,
 }
 
 /// Counts a request as waiting for a slot while it lives.
@@ -35,6 +40,7 @@ impl SearchSlots {
             slots: Arc::new(Semaphore::new(limits.searches.max(1))),
             waiting: AtomicUsize::new(0),
             max_waiting: limits.search_queue,
+            asked: Buckets::new(limits.search_burst, limits.searches_per_second),
         }
     }
 
@@ -45,8 +51,18 @@ impl SearchSlots {
 
     /// A slot at once if one is free; else a place in the queue and a slot
     /// within `wait`; else an error of kind `budget` — at once when the
-    /// queue is full.
-    pub(crate) async fn admit(&self, wait: Duration) -> Result<OwnedSemaphorePermit, ApiError> {
+    /// queue is full or `client` asked for more than its rate
+    /// ([`ServerLimits::search_burst`], [`ServerLimits::searches_per_second`]).
+    pub(crate) async fn admit(
+        &self,
+        client: IpAddr,
+        wait: Duration,
+    ) -> Result<OwnedSemaphorePermit, ApiError> {
+        if !client.is_unspecified() && !self.asked.take(client) {
+            return Err(ApiError::budget(
+                "unknown within the budget: too many searches from your address: try again shortly",
+            ));
+        }
         if let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
             return Ok(permit);
         }

@@ -15,18 +15,20 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
-use solvedb_lookup::{Error, ErrorKind, Game, GameId, Rng, with_game};
+use solvedb_lookup::{Error, Game, GameId, Rng, with_game};
 
 use super::activity::LastActive;
+use super::admission;
 use super::api::{Params, proven_best, report_of, with_search_count};
 use super::body::{game_field, json_body, string_field};
 use super::error::ApiError;
 use super::names::person_name;
+use super::rate::client_key;
 use super::response::ComputerMove;
 use super::secret::secret;
 use super::sessions::{Play, Session, Verdict};
 use super::state::AppState;
-use crate::computer::{Level, classic_move, random_move};
+use crate::computer::{Level, classic_move_until, random_move};
 use crate::store::{Seat, is_valid_identity};
 
 /// The sessions' routes and the computer's move.
@@ -60,6 +62,7 @@ fn seed() -> u64 {
 /// first, or one the bounds of a stopped search prove best), else the
 /// classic player's.
 async fn choose(
+    state: &AppState,
     game: GameId,
     position: &str,
     level: Level,
@@ -76,17 +79,20 @@ async fn choose(
     } else {
         Level::Classic
     };
-    let position = position.to_owned();
     let mut own = Rng::new(rng.next_u64());
-    let mv = tokio::task::spawn_blocking(move || match by {
-        Level::Random => random_move(game, &position, &mut own),
-        _ => classic_move(game, &position, &mut own),
-    })
-    .await
-    .map_err(|e| ApiError {
-        kind: ErrorKind::Io,
-        message: format!("the computer's task failed: {e}"),
-    })??;
+    let mv = match by {
+        // A random move takes microseconds: no slot.
+        Level::Random => random_move(game, position, &mut own)?,
+        // The classic player's search takes a slot like any search, and
+        // stops when its request ends.
+        _ => {
+            let position = position.to_owned();
+            admission::run(state, move |_, stop| {
+                Ok(classic_move_until(game, &position, &mut own, stop)?)
+            })
+            .await?
+        }
+    };
     Ok((mv, by))
 }
 
@@ -108,7 +114,7 @@ async fn advance(state: &AppState, play: &mut Play) -> Result<(), ApiError> {
             (None, Level::Perfect) => proven_best(state, game, &position).await,
             (None, _) => None,
         };
-        let (mv, by) = choose(game, &position, level, proven, &mut play.rng).await?;
+        let (mv, by) = choose(state, game, &position, level, proven, &mut play.rng).await?;
         play.game.play(&mv)?;
         play.verdicts.push(Verdict::of(report.as_ref(), &mv));
         play.by.push(Some(by));
@@ -116,27 +122,49 @@ async fn advance(state: &AppState, play: &mut Play) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Records a finished (or resigned) game once.
+/// Records a finished (or resigned) game once. A write that fails (the
+/// database locked past its timeout) is not dropped: it is retried on a
+/// task of its own, every second, until it is recorded.
 async fn record(state: &AppState, play: &mut Play) {
-    if play.recorded.is_some() || play.game.result.is_none() {
+    if play.recorded.is_some() || play.retrying || play.game.result.is_none() {
         return;
     }
     let record = play.record();
     let store = state.store.clone();
+    let again = record.clone();
     if let Ok(Ok(id)) = tokio::task::spawn_blocking(move || store.record(&record)).await {
         play.recorded = Some(id);
+        return;
     }
+    play.retrying = true;
+    let store = state.store.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            let (store, record) = (store.clone(), again.clone());
+            if let Ok(Ok(_)) = tokio::task::spawn_blocking(move || store.record(&record)).await {
+                return;
+            }
+        }
+    });
 }
 
-/// Records the sessions that expired: resigned, if the person had moved.
-async fn sweep(state: &AppState) {
-    for session in state.sessions.expired() {
+/// Records the sessions that expired, and those of `client` past its
+/// quota: resigned, if the person had moved. Whether `client`'s own were
+/// ended to make way (its new one then only takes their place).
+async fn sweep(state: &AppState, client: std::net::IpAddr) -> bool {
+    let mut ended = state.sessions.expired();
+    let own = state.sessions.over_quota(client);
+    let replacing = !own.is_empty();
+    ended.extend(own);
+    for session in ended {
         let mut play = session.play.lock().await;
         if play.by.iter().any(Option::is_none) {
             play.give_up();
             record(state, &mut play).await;
         }
     }
+    replacing
 }
 
 /// A seat's field: `person` or a level.
@@ -186,9 +214,11 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
             identity: identity_field(&object)?,
             name: person_name(string_field(&object, "name")?)?,
         };
-        sweep(&state).await;
+        let client = client_key(admission::client());
+        let replacing = sweep(&state, client).await;
         let sessions = &state.sessions;
-        if sessions.count() >= sessions.limits.sessions {
+        let limits = sessions.limits;
+        if sessions.count() >= limits.sessions.saturating_sub(limits.reserve) {
             // Finished games make way (their state is only for a review).
             sessions.map().retain(|_, s| {
                 s.play
@@ -196,11 +226,8 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
                     .map_or(true, |play| play.game.result.is_none())
             });
         }
-        if sessions.count() >= sessions.limits.sessions {
-            return Err(ApiError::budget(format!(
-                "{} games against the computer are open, the limit: try again later",
-                sessions.count()
-            )));
+        if let Some(why) = sessions.refusal(client).filter(|_| !replacing) {
+            return Err(ApiError::budget(why));
         }
         let mut play = Play::new(game, levels, person, seed())?;
         advance(&state, &mut play).await?;
@@ -209,6 +236,7 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
         let json = play.view(&id);
         let session = Arc::new(Session {
             id: id.clone(),
+            client,
             play: tokio::sync::Mutex::new(play),
             last_active: LastActive::now(),
         });
@@ -302,13 +330,14 @@ async fn computer(
             .get("position")
             .ok_or_else(|| ApiError::request("missing parameter \"position\""))?
             .to_owned();
+        // Refused before any admission: a malformed position costs nothing.
+        with_game!(game, g => g.parse(&position).map(drop).map_err(Error::from))?;
         let level = params.get("level").unwrap_or("classic");
         let level = Level::parse(level).ok_or_else(|| {
             ApiError::request(format!(
                 "level must be perfect, classic or random, not {level:?}"
             ))
         })?;
-        with_game!(game, g => g.parse(&position).map(drop).map_err(Error::from))?;
         // The move proved best, from what the probe of this position proved
         // (kept: no second search), else the classic player's.
         let proven = if level == Level::Perfect {
@@ -317,7 +346,7 @@ async fn computer(
             None
         };
         let mut rng = Rng::new(seed());
-        let (mv, by) = choose(game, &position, level, proven, &mut rng).await?;
+        let (mv, by) = choose(&state, game, &position, level, proven, &mut rng).await?;
         Ok::<_, ApiError>(ComputerMove {
             mv,
             level: level.as_str(),

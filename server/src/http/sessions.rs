@@ -36,9 +36,11 @@
 //!
 //! The session id is a 128-bit secret from the operating system (it is the
 //! only key to the session, always in a body, never in a URL). Sessions are
-//! bounded ([`SessionLimits`]); one left without a move for
-//! [`SessionLimits::idle`] ends: lost by resignation and recorded, if the
-//! person had moved.
+//! bounded ([`SessionLimits`]): in all, per client address, with a reserve
+//! that only clients without one open may use; one left without a move
+//! for [`SessionLimits::idle`] ends: lost by resignation and recorded, if
+//! the person had moved; one where the person never moved ends after
+//! [`SessionLimits::unplayed`].
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -62,15 +64,26 @@ use crate::store::{GameRecord, Seat};
 pub struct SessionLimits {
     /// Sessions open at once.
     pub sessions: usize,
+    /// Sessions open at once from one client address.
+    pub per_client: usize,
+    /// Sessions kept for clients with none open: past `sessions` less
+    /// this many, only they may begin one.
+    pub reserve: usize,
     /// A session without a move for this long ends (resigned).
     pub idle: Duration,
+    /// A session where the person has not moved yet ends after this long
+    /// (nothing is recorded).
+    pub unplayed: Duration,
 }
 
 impl Default for SessionLimits {
     fn default() -> SessionLimits {
         SessionLimits {
             sessions: 1000,
+            per_client: 8,
+            reserve: 100,
             idle: Duration::from_secs(10 * 60),
+            unplayed: Duration::from_secs(60),
         }
     }
 }
@@ -86,6 +99,8 @@ pub struct Sessions {
 #[derive(Debug)]
 pub(crate) struct Session {
     pub(crate) id: String,
+    /// The client address that began it ([`client_key`](super::rate::client_key)).
+    pub(crate) client: std::net::IpAddr,
     /// Held through a request's whole handling: one move at a time.
     pub(crate) play: tokio::sync::Mutex<Play>,
     pub(crate) last_active: LastActive,
@@ -104,6 +119,8 @@ pub(crate) struct Play {
     pub(crate) verdicts: Vec<Verdict>,
     pub(crate) resigned: bool,
     pub(crate) recorded: Option<i64>,
+    /// Its recording failed and is being retried until it is done.
+    pub(crate) retrying: bool,
     pub(crate) rng: Rng,
 }
 
@@ -163,6 +180,7 @@ impl Play {
             verdicts: Vec::new(),
             resigned: false,
             recorded: None,
+            retrying: false,
             rng: Rng::new(seed),
         })
     }
@@ -185,12 +203,27 @@ impl Play {
         let players = [0, 1].map(|s| match self.levels[s] {
             None => self.person.clone(),
             Some(level) => Seat::Computer {
-                level: level.as_str().to_owned(),
+                level: self.level_played(s as u8, level).as_str().to_owned(),
             },
         });
         let verdicts: Vec<(Option<bool>, Option<i64>)> =
             self.verdicts.iter().map(|v| (v.kept, v.cost)).collect();
         self.game.record("computer", players, &verdicts)
+    }
+
+    /// The level the computer in `seat` actually played: the weakest that
+    /// chose one of its moves (the perfect level's classic fallback makes
+    /// it a classic game), `asked` if it made none.
+    pub(crate) fn level_played(&self, seat: u8, asked: Level) -> Level {
+        let rank = |l: Level| Level::ALL.iter().position(|&x| x == l).unwrap_or(0);
+        self.game
+            .movers
+            .iter()
+            .zip(&self.by)
+            .filter(|(mover, _)| **mover == seat)
+            .filter_map(|(_, by)| *by)
+            .max_by_key(|&l| rank(l))
+            .unwrap_or(asked)
     }
 
     /// The game as the session's routes answer it, under the session's id.
@@ -243,16 +276,61 @@ impl Sessions {
         self.map().len()
     }
 
-    /// Takes out the sessions idle too long (to be recorded as resigned).
+    /// Takes out the sessions idle too long (to be recorded as resigned):
+    /// [`SessionLimits::idle`] without a move, or
+    /// [`SessionLimits::unplayed`] before the person's first move.
     pub(crate) fn expired(&self) -> Vec<Arc<Session>> {
-        let idle = self.limits.idle;
+        let limits = self.limits;
         let mut map = self.map();
         let ids: Vec<String> = map
             .iter()
-            .filter(|(_, s)| s.idle_for() >= idle)
+            .filter(|(_, s)| {
+                let idle = s.idle_for();
+                idle >= limits.idle || (idle >= limits.unplayed && !s.person_moved())
+            })
             .map(|(id, _)| id.clone())
             .collect();
         ids.iter().filter_map(|id| map.remove(id)).collect()
+    }
+
+    /// Takes out `client`'s sessions that leave no room under its quota
+    /// for one more ([`SessionLimits::per_client`]), the longest idle
+    /// first: a client's new game ends its oldest (to be recorded as
+    /// resigned), so one address never holds more than its quota.
+    pub(crate) fn over_quota(&self, client: std::net::IpAddr) -> Vec<Arc<Session>> {
+        let keep = self.limits.per_client.max(1) - 1;
+        let mut map = self.map();
+        let mut mine: Vec<(Duration, String)> = map
+            .iter()
+            .filter(|(_, s)| s.client == client)
+            .map(|(id, s)| (s.idle_for(), id.clone()))
+            .collect();
+        if mine.len() <= keep {
+            return Vec::new();
+        }
+        mine.sort_by_key(|m| std::cmp::Reverse(m.0));
+        let excess = mine.len() - keep;
+        mine.iter()
+            .take(excess)
+            .filter_map(|(_, id)| map.remove(id))
+            .collect()
+    }
+
+    /// Why `client` may not begin a session now, if it may not: the pool
+    /// is full, or down to its reserve ([`SessionLimits::reserve`]) and
+    /// `client` already has one open.
+    pub(crate) fn refusal(&self, client: std::net::IpAddr) -> Option<String> {
+        let limits = self.limits;
+        let map = self.map();
+        let mine = map.values().any(|s| s.client == client);
+        let open = map.len();
+        let reserved = limits.sessions.saturating_sub(limits.reserve);
+        if open >= limits.sessions || (open >= reserved && mine) {
+            return Some(format!(
+                "{open} games against the computer are open, the limit: try again later"
+            ));
+        }
+        None
     }
 
     pub(crate) fn get(&self, id: &str) -> Option<Arc<Session>> {
@@ -271,5 +349,13 @@ impl Session {
 
     pub(crate) fn touch(&self) {
         self.last_active.touch();
+    }
+
+    /// Whether the person has made a move (a session busy with a request
+    /// counts as played: it is not taken away under it).
+    pub(crate) fn person_moved(&self) -> bool {
+        self.play
+            .try_lock()
+            .map_or(true, |play| play.by.iter().any(Option::is_none))
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use solvedb_lookup::Oracle;
 
+use super::body_bytes::BodyBytes;
 use super::limits::ServerLimits;
 use super::proven::ProvenCache;
 use super::rate::Buckets;
@@ -30,6 +31,8 @@ pub struct AppState {
     pub limits: ServerLimits,
     /// Writes per client address.
     pub writes: Arc<Buckets>,
+    /// Bytes of request bodies held at once.
+    pub body_bytes: Arc<BodyBytes>,
     /// The address served, once bound ([`serve_until`](super::serve_until) sets it).
     pub bound: Option<SocketAddr>,
     /// The open rooms.
@@ -70,6 +73,7 @@ impl AppState {
             searches: Arc::new(SearchSlots::new(&limits)),
             limits,
             writes: Arc::new(Buckets::new(limits.write_burst, limits.writes_per_second)),
+            body_bytes: Arc::new(BodyBytes::new(limits.body_bytes)),
             bound: None,
             rooms: Arc::new(Rooms::new(RoomLimits::default())),
             sessions: Arc::new(Sessions::new(SessionLimits::default())),

@@ -12,15 +12,24 @@ pub(super) fn counts_as_a_name(name: &str) -> bool {
 pub const ANONYMOUS: &str = "anonymous";
 
 /// Whether people may not take `name`: it reads as the computer's
-/// (`computer`, `computer (perfect)`, `Computer: classic`, …) or as this
-/// program's.
+/// (`computer`, `computer (perfect)`, `Computer: classic`, `сomputer` with
+/// a Cyrillic `с`, …) or as this program's. Names are compared folded:
+/// lower case, then the UTS #39 confusable skeleton (look-alike characters
+/// mapped to one prototype), letters and digits only.
 pub fn is_reserved_name(name: &str) -> bool {
-    let plain: String = name
-        .chars()
+    let plain = folded(name);
+    ["computer", "solvedb"]
+        .iter()
+        .any(|reserved| plain.starts_with(&folded(reserved)))
+}
+
+/// `text` in lower case, its UTS #39 skeleton, letters and digits only.
+fn folded(text: &str) -> String {
+    let lower = text.to_lowercase();
+    unicode_security::confusable_detection::skeleton(&lower)
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)
-        .collect();
-    plain.starts_with("computer") || plain.starts_with("solvedb")
+        .collect()
 }
 
 /// Whether `text` may be a per-browser identity: 16 to 64 letters, digits,

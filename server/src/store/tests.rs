@@ -210,10 +210,18 @@ fn reserved_names() {
         "Computer (perfect)",
         " computer: classic",
         "SolveDB",
+        // Look-alikes: Cyrillic с and о, Greek Ο, full-width letters,
+        // "rn" for "m", a zero-width space.
+        "\u{441}omputer (perfect)",
+        "c\u{43e}mputer",
+        "C\u{39f}MPUTER",
+        "\u{ff43}\u{ff4f}\u{ff4d}puter",
+        "cornputer",
+        "com\u{200b}puter",
     ] {
         assert!(is_reserved_name(name), "{name}");
     }
-    for name in ["ann", "the computer", "comp"] {
+    for name in ["ann", "the computer", "comp", "\u{410}nna", "solve"] {
         assert!(!is_reserved_name(name), "{name}");
     }
 }

@@ -148,6 +148,8 @@ pub fn quick(limits: ServerLimits) -> ServerLimits {
     ServerLimits {
         write_burst: 1000,
         writes_per_second: 1000.0,
+        search_burst: 1000,
+        searches_per_second: 1000.0,
         ..limits
     }
 }
@@ -242,4 +244,27 @@ pub async fn close_reason(p: &mut Player) -> (u16, String) {
             other => panic!("ended without a Close frame: {other:?}"),
         }
     }
+}
+
+/// A live search of seconds: dots 5x5 from its start.
+pub const SEARCH_5X5: &str = "/api/v1/probe?game=dots:5x5&position=5x5:";
+
+/// A server with one search slot (a queue of 4 that waits 3 s, searches of
+/// up to a minute), its slot held for 300 ms already by a 5x5 search from
+/// another address; the connection that holds it.
+pub async fn one_slot_held_by_a_minute_search() -> (Server, TcpStream) {
+    let limits = quick(ServerLimits {
+        searches: 1,
+        search_queue: 4,
+        queue_wait: Duration::from_secs(3),
+        search_time: Duration::from_secs(60),
+        ..ServerLimits::default()
+    });
+    let server = start(limits, RoomLimits::default()).await;
+    let mut busy = tcp_from(other(1), server.addr).await;
+    busy.write_all(format!("GET {SEARCH_5X5} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    (server, busy)
 }
