@@ -34,6 +34,9 @@ struct Shared {
     nodes: Option<u64>,
     spent: AtomicU64,
     cancelled: AtomicBool,
+    /// The stop this one was cut from ([`Stop::within`]): it stops this
+    /// one too, and is charged what this one spends.
+    parent: Stop,
 }
 
 impl Stop {
@@ -45,6 +48,21 @@ impl Stop {
             nodes,
             spent: AtomicU64::new(0),
             cancelled: AtomicBool::new(false),
+            parent: Stop::default(),
+        })))
+    }
+
+    /// A stop for one part of this stop's work: it stops `time` from now
+    /// (if that comes first) and whenever this one does (cancelled, past
+    /// its deadline, out of nodes), and the nodes its searches visit are
+    /// charged to this one too. Cancelling the part leaves this one going.
+    pub fn within(&self, time: Duration) -> Stop {
+        Stop(Some(Arc::new(Shared {
+            deadline: Some((Instant::now() + time, time)),
+            nodes: self.nodes_left(),
+            spent: AtomicU64::new(0),
+            cancelled: AtomicBool::new(false),
+            parent: self.clone(),
         })))
     }
 
@@ -57,9 +75,9 @@ impl Stop {
 
     /// Whether [`cancel`](Stop::cancel) was called.
     pub fn is_cancelled(&self) -> bool {
-        self.0
-            .as_ref()
-            .is_some_and(|s| s.cancelled.load(Ordering::Relaxed))
+        self.0.as_ref().is_some_and(|s| {
+            s.cancelled.load(Ordering::Relaxed) || s.parent.is_cancelled()
+        })
     }
 
     /// `Ok` while searches may go on.
@@ -83,7 +101,7 @@ impl Stop {
                 });
             }
         }
-        Ok(())
+        shared.parent.poll()
     }
 
     /// Whether a deadline or a node budget may stop the searches (not only
@@ -97,14 +115,20 @@ impl Stop {
     /// The nodes still to spend, if the budget is bounded.
     pub fn nodes_left(&self) -> Option<u64> {
         let shared = self.0.as_ref()?;
-        let budget = shared.nodes?;
-        Some(budget.saturating_sub(shared.spent.load(Ordering::Relaxed)))
+        let own = shared
+            .nodes
+            .map(|budget| budget.saturating_sub(shared.spent.load(Ordering::Relaxed)));
+        match (own, shared.parent.nodes_left()) {
+            (Some(own), Some(parent)) => Some(own.min(parent)),
+            (own, parent) => own.or(parent),
+        }
     }
 
     /// Counts `nodes` more visited by one of the searches.
     pub fn charge(&self, nodes: u64) {
         if let Some(shared) = &self.0 {
             shared.spent.fetch_add(nodes, Ordering::Relaxed);
+            shared.parent.charge(nodes);
         }
     }
 }
@@ -147,5 +171,27 @@ mod tests {
         other.cancel();
         assert!(open.is_cancelled());
         assert!(matches!(open.poll(), Err(Error::Cancelled)));
+    }
+
+    #[test]
+    fn a_part_stops_with_its_whole_and_charges_it() {
+        let whole = Stop::new(None, Some(100));
+        let part = whole.within(Duration::from_secs(60));
+        part.charge(30);
+        assert_eq!(whole.nodes_left(), Some(70));
+        whole.charge(50);
+        assert_eq!(part.nodes_left(), Some(20));
+        assert!(part.poll().is_ok());
+        whole.cancel();
+        assert!(part.is_cancelled());
+        assert!(matches!(part.poll(), Err(Error::Cancelled)));
+
+        let whole = Stop::new(None, None);
+        let part = whole.within(Duration::ZERO);
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(matches!(part.poll(), Err(Error::TimeExhausted { .. })));
+        part.cancel();
+        assert!(whole.poll().is_ok());
+        assert_eq!(part.nodes_left(), None);
     }
 }

@@ -174,7 +174,7 @@ fn settle_lines<G: Game>(
                 break;
             }
             searched = true;
-            let child_stop = Stop::new(Some(share), stop.nodes_left());
+            let child_stop = stop.within(share);
             let text = g.notation(children[i].0);
             match oracle.answer_within(game, &text, Want::Value, &child_stop) {
                 Ok(report) => {
