@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use solvedb_lookup::testkit::Rng;
-use solvedb_lookup::{BoardKind, Dots, Game, GameId, Oracle, Qubic, Stop, Want, catalogue};
+use solvedb_lookup::{BoardKind, Dots, Game, GameId, Qubic, Stop, Want, catalogue};
 use solvedb_server::http::{self, AppState, ServerLimits};
 use solvedb_tests::committed_tables;
 use solvedb_tests::explorer::*;
@@ -38,13 +38,14 @@ fn table_only() -> Stop {
     stop
 }
 
-/// A Qubic position off the strategy's table where X, to move last, left
-/// O a line of three with its fourth cell open (O to move, nobody has a
+/// A Qubic position of random play (X off the strategy: the probe answers
+/// it by the rules, O's forced win, and the page must show it) where X, to
+/// move last, left O a line of three with its fourth cell open (O to move, nobody has a
 /// line yet), and O's winning cells.
-fn qubic_open_three(oracle: &Oracle) -> (String, Vec<String>) {
+fn qubic_open_three() -> (String, Vec<String>) {
     let g = Qubic;
     let mut rng = Rng::new(4545);
-    loop {
+    for _ in 0..100_000 {
         let mut p = g.start();
         for _ in 0..9 {
             let moves = g.moves(p);
@@ -63,13 +64,11 @@ fn qubic_open_three(oracle: &Oracle) -> (String, Vec<String>) {
             .map(|mv| mv.to_string())
             .collect();
         let text = g.notation(p);
-        let off_table = oracle
-            .answer_within(GameId::Qubic, &text, Want::Value, &table_only())
-            .is_err();
-        if !wins.is_empty() && off_table {
+        if !wins.is_empty() {
             return (text, wins);
         }
     }
+    panic!("no Qubic position with O to move and a win in one in 100,000 random games");
 }
 
 /// The searches the server has counted, read from a probe's header.
@@ -83,7 +82,7 @@ async fn searches(page: &Page, query: &str) -> i64 {
 }
 
 async fn qubic_win_in_one(page: &Page) {
-    let (position, wins) = qubic_open_three(&page.oracle);
+    let (position, wins) = qubic_open_three();
     let query = format!(
         "?game=qubic&start={}&first=human&second=human",
         enc(&position)
@@ -244,53 +243,67 @@ async fn ranges_on_every_dots_board(page: &Page) {
 async fn ranges_narrow_as_they_stream(page: &Page) {
     let g = Qubic;
     let mut rng = Rng::new(4547);
-    let position = loop {
-        let mut p = g.start();
-        for _ in 0..24 {
-            let moves = g.moves(p);
-            p = g.play(p, *rng.pick(&moves)).0;
-            if g.terminal_score(p).is_some() {
-                break;
+    // The table and the rules may settle every move of a position at once
+    // (one step): the first of a few positions that needs the search is
+    // the one checked.
+    let mut tried = Vec::new();
+    let (position, events, steps, answer) = loop {
+        assert!(
+            tried.len() < 20,
+            "every position settled in one step: {tried:?}"
+        );
+        let position = loop {
+            let mut p = g.start();
+            for _ in 0..24 {
+                let moves = g.moves(p);
+                p = g.play(p, *rng.pick(&moves)).0;
+                if g.terminal_score(p).is_some() {
+                    break;
+                }
             }
-        }
-        let threat = |p| {
-            g.moves(p).into_iter().any(|mv| {
-                let (c, _) = g.play(p, mv);
-                g.terminal_score(c).is_some()
-                    || g.moves(c)
-                        .into_iter()
-                        .any(|r| g.terminal_score(g.play(c, r).0).is_some())
-            })
+            let threat = |p| {
+                g.moves(p).into_iter().any(|mv| {
+                    let (c, _) = g.play(p, mv);
+                    g.terminal_score(c).is_some()
+                        || g.moves(c)
+                            .into_iter()
+                            .any(|r| g.terminal_score(g.play(c, r).0).is_some())
+                })
+            };
+            let text = g.notation(p);
+            let off_table = page
+                .oracle
+                .answer_within(GameId::Qubic, &text, Want::Value, &table_only())
+                .is_err();
+            if g.terminal_score(p).is_none() && off_table && !threat(p) {
+                break text;
+            }
         };
-        let text = g.notation(p);
-        let off_table = page
-            .oracle
-            .answer_within(GameId::Qubic, &text, Want::Value, &table_only())
-            .is_err();
-        if g.terminal_score(p).is_none() && off_table && !threat(p) {
-            break text;
-        }
-    };
-    let events = page
-        .js(&format!(
-            "return fetch('/api/v1/analysis?game=qubic&position={}').then(r => r.text())",
-            enc(&position)
-        ))
-        .await;
-    let events = events.as_str().unwrap();
-    let mut steps: Vec<serde_json::Value> = Vec::new();
-    let mut answer = None;
-    for block in events.split("\n\n") {
-        let kind = block.lines().find_map(|l| l.strip_prefix("event: "));
-        let data = block.lines().find_map(|l| l.strip_prefix("data: "));
-        match (kind, data) {
-            (Some("bounds"), Some(d)) => steps.push(serde_json::from_str(d).unwrap()),
-            (Some("answer"), Some(d)) => {
-                answer = Some(serde_json::from_str::<serde_json::Value>(d).unwrap())
+        let events = page
+            .js(&format!(
+                "return fetch('/api/v1/analysis?game=qubic&position={}').then(r => r.text())",
+                enc(&position)
+            ))
+            .await;
+        let events = events.as_str().unwrap().to_owned();
+        let mut steps: Vec<serde_json::Value> = Vec::new();
+        let mut answer = None;
+        for block in events.split("\n\n") {
+            let kind = block.lines().find_map(|l| l.strip_prefix("event: "));
+            let data = block.lines().find_map(|l| l.strip_prefix("data: "));
+            match (kind, data) {
+                (Some("bounds"), Some(d)) => steps.push(serde_json::from_str(d).unwrap()),
+                (Some("answer"), Some(d)) => {
+                    answer = Some(serde_json::from_str::<serde_json::Value>(d).unwrap())
+                }
+                _ => {}
             }
-            _ => {}
         }
-    }
+        if steps.len() >= 2 {
+            break (position, events, steps, answer);
+        }
+        tried.push(position);
+    };
     let answer = answer.unwrap_or_else(|| panic!("{position}: no answer in {events}"));
     assert!(steps.len() >= 2, "{position}: {} steps", steps.len());
     // Each move's range in a later step lies within its range before.

@@ -325,11 +325,15 @@ function valuesOf(answer) {
   if (!answer || !answer.ok || hidden()) return values;
   const moves = answer.json.moves;
   const strength = shades(moves);
+  // Where some moves are unknown, a move is still proven best when it
+  // reaches the position's exact value (a win in one off the strategy).
+  const unknown = (answer.json.unknown_moves || []).length > 0;
+  const exact = answer.json.plies_bound !== "at_most" ? rank(answer.json) : null;
   for (const m of moves) {
     values.set(m.move, {
       ...describe(m),
       strength: strength.get(m.move),
-      best: best(m, moves),
+      best: best(m, moves) || (unknown && m.plies_bound !== "at_most" && rank(m) === exact),
       hint: hint(m, moves),
     });
   }
