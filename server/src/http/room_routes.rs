@@ -34,7 +34,6 @@
 //! who lets [`RoomLimits::move_clock`](super::rooms::RoomLimits::move_clock) pass forfeits and the game is
 //! recorded.
 
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -42,7 +41,7 @@ use std::time::Instant;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, State};
 use axum::http::{Extensions, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -51,7 +50,7 @@ use serde_json::Value as Json;
 use super::api::report_of;
 use super::body::{game_field, json_body, string_field};
 use super::error::ApiError;
-use super::rate::client_key;
+use super::rate::client_in;
 use super::referee::{Match, SEATS};
 use super::response::{RoomClaimed, RoomCreated, SeatLinks, SeatTokens};
 use super::room_socket::connect;
@@ -65,15 +64,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/rooms", post(create))
         .route("/api/v1/rooms/{id}/claim", post(claim))
         .route("/api/v1/rooms/{id}/ws", get(connect))
-}
-
-/// The client a request came from ([`client_key`]), as the transport put
-/// it in the request.
-fn client(extensions: &Extensions) -> IpAddr {
-    let ip = extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-    client_key(ip)
 }
 
 async fn create(
@@ -95,7 +85,7 @@ async fn create(
             }
         };
         let game = Match::new(game, start)?;
-        let creator = client(&extensions);
+        let creator = client_in(&extensions);
         state.rooms.may_create(creator)?;
         let report = report_of(&state, game.game, &game.position).await;
         let room = Arc::new(Room::new(game, creator, hints, report)?);
