@@ -25,12 +25,14 @@
 //!   game, everyone gets each move's verdict against perfect play, and the
 //!   game goes into the leaderboard ([`store`](crate::store)).
 //!
-//! Bounded ([`RoomLimits`](super::rooms::RoomLimits)): rooms in all and per creating address, room
-//! creations per address, connections per room (one kept for each seat),
-//! WebSockets in all, a frame's and a message's size (a longer frame is
+//! Bounded ([`RoomLimits`](super::rooms::RoomLimits)): rooms in all and per creating address, with
+//! a reserve for addresses that have none, room creations per address,
+//! connections per room (one kept for each seat), players' WebSockets in
+//! all, spectators' apart from them (in all, per address, with a reserve), a frame's and a message's size (a longer frame is
 //! answered with Close 1009), each connection's message rate; a room idle
 //! for [`RoomLimits::idle`](super::rooms::RoomLimits::idle) closes, one whose invite nobody claimed after
-//! [`RoomLimits::unjoined`](super::rooms::RoomLimits::unjoined); once both players joined, the player to move
+//! [`RoomLimits::unjoined`](super::rooms::RoomLimits::unjoined), sooner still with nobody connected
+//! ([`RoomLimits::empty`](super::rooms::RoomLimits::empty)); once both players joined, the player to move
 //! who lets [`RoomLimits::move_clock`](super::rooms::RoomLimits::move_clock) pass forfeits and the game is
 //! recorded.
 
