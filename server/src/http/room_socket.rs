@@ -71,7 +71,6 @@ impl Drop for Counted {
     }
 }
 
-#[allow(clippy::too_many_arguments)] // axum extractors, one per part of the request
 pub(crate) async fn connect(
     State(state): State<AppState>,
     Path(id): Path<String>,
