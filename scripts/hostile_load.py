@@ -717,6 +717,93 @@ async def websocket_memory(binary, count=1000):
         s.stop()
 
 
+async def room_flood(binary, addresses=101, per_address=10):
+    """Rooms created as fast as the server answers from many addresses,
+    nobody ever joining them: does a new address still get a room, and
+    does the pool free itself within a minute?"""
+    s = Server(binary)
+    try:
+        async def flood(i):
+            got = 0
+            for _ in range(per_address):
+                status, _, _, _ = await request(s.port, "POST", "/api/v1/rooms", b'{"game":"tictactoe"}', src=many(i))
+                got += status == 201
+            return got
+        started = time.monotonic()
+        made = await asyncio.gather(*(flood(i) for i in range(addresses)))
+        filled = time.monotonic()
+        out(f"{addresses * per_address} room creations from {addresses} addresses",
+            f"{sum(made)} made in {filled - started:.1f} s, at most {max(made)} per address")
+        status, _, rb, _ = await request(s.port, "POST", "/api/v1/rooms", b'{"game":"tictactoe"}', src=ME)
+        out("then a room from a new address", f"status {status} {rb[:80]!r}")
+        goal("a new address gets a room after the flood", status == 201)
+        # One of the flooding addresses asks again every 2 s: its room is
+        # made once the flood's empty rooms are gone.
+        freed = None
+        while time.monotonic() - filled < 90:
+            status, _, _, _ = await request(s.port, "POST", "/api/v1/rooms", b'{"game":"tictactoe"}', src=many(0))
+            if status == 201:
+                freed = time.monotonic() - filled
+                break
+            await asyncio.sleep(2)
+        out("a flooding address gets a room again after", "never (90 s)" if freed is None else f"{freed:.1f} s")
+        goal("the pool frees itself within a minute", freed is not None and freed <= 60)
+    finally:
+        s.stop()
+
+
+async def spectator_flood(binary, addresses=35, attempts=64):
+    """Spectators' WebSockets opened from many addresses until refused;
+    then seats, new and returning, and a spectator from a new address."""
+    s = Server(binary)
+    try:
+        rooms_made = []
+        # Enough rooms that their places (14 spectators each) exceed every
+        # cap on spectators: 160 rooms, 2,240 places.
+        for i in range(160):
+            status, _, rb, _ = await request(s.port, "POST", "/api/v1/rooms", b'{"game":"tictactoe"}', src=many(40 + i))
+            if status == 201:
+                rooms_made.append(json.loads(rb)["room"])
+        sockets, per_address = [], []
+
+        async def watch(i):
+            got = 0
+            for k in range(attempts):
+                room = rooms_made[(i * attempts + k) % len(rooms_made)]
+                try:
+                    ws = await WebSocket.open(s.port, f"/api/v1/rooms/{room}/ws", src=many(i), timeout=5)
+                except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError):
+                    continue
+                if ws.status == 101:
+                    sockets.append(ws)
+                    got += 1
+                else:
+                    ws.close()
+            return got
+        started = time.monotonic()
+        per_address = await asyncio.gather(*(watch(i) for i in range(addresses)))
+        out(f"{addresses * attempts} spectator WebSockets tried from {addresses} addresses",
+            f"{sum(per_address)} open in {time.monotonic() - started:.1f} s, at most {max(per_address)} per address")
+        goal("no address holds more than its quota of spectators (32)", max(per_address) <= 32)
+        status, _, rb, _ = await request(s.port, "POST", "/api/v1/rooms", b'{"game":"tictactoe"}', src=ME)
+        made = json.loads(rb)
+        room = made["room"]
+        first = await WebSocket.open(s.port, f"/api/v1/rooms/{room}/ws?token={made['token']}")
+        _, second = await seats(s.port, made)
+        friend = await WebSocket.open(s.port, f"/api/v1/rooms/{room}/ws?token={second}")
+        back = await WebSocket.open(s.port, f"/api/v1/rooms/{room}/ws?token={made['token']}")
+        watcher = await WebSocket.open(s.port, f"/api/v1/rooms/{room}/ws", src=ATTACKER)
+        out("then a new room's seats, a returning seat, a new address's spectator",
+            f"{first.status}, {friend.status}, {back.status}, {watcher.status}")
+        goal("seats, new and returning, are never refused for the spectators",
+             [first.status, friend.status, back.status] == [101, 101, 101])
+        goal("a new address can still watch", watcher.status == 101)
+        for ws in sockets + [first, friend, back, watcher]:
+            ws.close()
+    finally:
+        s.stop()
+
+
 async def stall(binary, extra=()):
     """A game where the player to move never moves: does it end?"""
     s = Server(binary, extra=extra)
@@ -1314,6 +1401,8 @@ SCENARIOS = {
     "search-flood": search_flood,
     "rooms": rooms,
     "ws-memory": websocket_memory,
+    "room-flood": room_flood,
+    "spectator-flood": spectator_flood,
     "stall": stall,
     # The default clock is 300 s: a short one shows the forfeit within the
     # 20 s watched.

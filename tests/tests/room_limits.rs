@@ -1,6 +1,7 @@
 //! The rooms under hostile load, small and quick: the quotas per address,
 //! the expiry of rooms nobody joined, the invite claimed once and seats
-//! kept, the move clock, and the cap on WebSockets. Every limit is set
+//! kept, the move clock, the reserve of rooms and of spectators' places,
+//! empty rooms making way, and the caps on seats and on spectators. Every limit is set
 //! short through `ServerLimits` and `RoomLimits`; clients from other
 //! addresses bind 127.0.0.x (all of 127/8 is loopback).
 
@@ -258,31 +259,169 @@ async fn the_move_clock_forfeits_a_stalling_player_once_both_joined() {
     server.stop().await;
 }
 
+/// A room's id in `made`.
+fn id(made: &serde_json::Value) -> &str {
+    made["room"].as_str().unwrap()
+}
+
+/// `POST /api/v1/rooms` from `source`: its status and answer.
+async fn try_room(server: &hostile::Server, source: std::net::IpAddr) -> (u16, serde_json::Value) {
+    let (status, _, json) = request(
+        server,
+        source,
+        "POST",
+        "/api/v1/rooms",
+        &[JSON],
+        r#"{"game":"tictactoe"}"#,
+    )
+    .await;
+    (status, json)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn websockets_have_a_global_cap() {
+async fn rooms_keep_a_reserve_for_new_addresses_and_empty_rooms_make_way() {
+    let rooms = RoomLimits {
+        rooms: 4,
+        reserve: 2,
+        per_address: 2,
+        empty: Duration::from_millis(400),
+        unjoined: Duration::from_secs(60),
+        ..RoomLimits::default()
+    };
+    let server = start(quick(ServerLimits::default()), rooms).await;
+    let claimed = post_room(&server, other(1)).await;
+    assert_eq!(claim(&server, &claimed).await.0, 200);
+    post_room(&server, other(1)).await;
+    // Two open: the last two are kept for addresses with none.
+    let lonely = post_room(&server, other(2)).await;
+    let (status, json) = try_room(&server, other(2)).await;
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
+    let kept = post_room(&server, other(3)).await;
+    let (status, json) = try_room(&server, other(4)).await;
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "full: {json}"
+    );
+    // The creator of one is connected; nobody is in the others.
+    let _creator = ws_seat(&server, other(3), id(&kept), kept["token"].as_str(), None)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    // The empty rooms nobody joined closed by themselves; the one with its
+    // creator in stays.
+    assert_eq!(
+        ws_from(&server, other(5), id(&lonely), None).await.err(),
+        Some(400)
+    );
+    assert!(ws_from(&server, other(5), id(&kept), None).await.is_ok());
+    // The rooms are still at the reserve line: the claimed but empty room
+    // makes way for a new one, and another address's rooms can be made.
+    let (status, json) = try_room(&server, other(4)).await;
+    assert_eq!(status, 201, "{json}");
+    assert_eq!(
+        ws_from(&server, other(5), id(&claimed), None).await.err(),
+        Some(400)
+    );
+    let (status, json) = try_room(&server, other(6)).await;
+    assert_eq!(status, 201, "{json}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_have_a_quota_per_address_and_never_take_a_seat() {
+    let rooms = RoomLimits {
+        spectators: 3,
+        spectators_per_address: 2,
+        spectator_reserve: 1,
+        websockets: 4,
+        ..RoomLimits::default()
+    };
+    let server = start(quick(ServerLimits::default()), rooms).await;
+    let made = post_room(&server, me()).await;
+    let room = id(&made).to_owned();
+    let mut watchers = Vec::new();
+    for _ in 0..2 {
+        watchers.push(ws_from(&server, other(1), &room, None).await.unwrap());
+    }
+    // One address's quota.
+    assert_eq!(
+        ws_from(&server, other(1), &room, None).await.err(),
+        Some(503)
+    );
+    // Past the reserve line, only an address with none gets in, then the
+    // pool is full.
+    watchers.push(ws_from(&server, other(2), &room, None).await.unwrap());
+    assert_eq!(
+        ws_from(&server, other(2), &room, None).await.err(),
+        Some(503)
+    );
+    assert_eq!(
+        ws_from(&server, other(3), &room, None).await.err(),
+        Some(503)
+    );
+    // Seats, new and returning, are not refused for the spectators.
+    let first = made["token"].as_str().unwrap().to_owned();
+    let mut x = ws_seat(&server, other(4), &room, Some(&first), None)
+        .await
+        .unwrap();
+    x.state_with(0).await;
+    let (status, claimed) = claim(&server, &made).await;
+    assert_eq!(status, 200, "{claimed}");
+    let mut o = ws_seat(&server, other(5), &room, claimed["token"].as_str(), None)
+        .await
+        .unwrap();
+    o.state_with(0).await;
+    let mut back = ws_seat(&server, other(4), &room, Some(&first), None)
+        .await
+        .unwrap();
+    back.send_move("4").await;
+    assert_eq!(o.state_with(1).await["history"], json!(["4"]));
+    // A spectator who leaves frees its place for its address.
+    drop(watchers.pop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(ws_from(&server, other(2), &room, None).await.is_ok());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seats_have_a_cap_of_their_own() {
     let rooms = RoomLimits {
         websockets: 2,
+        spectators: 2,
         ..RoomLimits::default()
     };
     let server = start(quick(ServerLimits::default()), rooms).await;
     let a = post_room(&server, me()).await;
     let b = post_room(&server, other(1)).await;
-    let _one = ws_from(&server, me(), a["room"].as_str().unwrap(), None)
+    let c = post_room(&server, other(2)).await;
+    let _one = ws_seat(&server, me(), id(&a), a["token"].as_str(), None)
         .await
         .unwrap();
-    let two = ws_from(&server, other(1), b["room"].as_str().unwrap(), None)
+    let two = ws_seat(&server, other(1), id(&b), b["token"].as_str(), None)
         .await
         .unwrap();
     assert_eq!(
-        ws_from(&server, other(2), b["room"].as_str().unwrap(), None)
+        ws_seat(&server, other(2), id(&c), c["token"].as_str(), None)
             .await
             .err(),
+        Some(503)
+    );
+    // Spectators are counted apart: they still get in, up to their own cap.
+    let _s1 = ws_from(&server, other(3), id(&c), None).await.unwrap();
+    let _s2 = ws_from(&server, other(4), id(&c), None).await.unwrap();
+    assert_eq!(
+        ws_from(&server, other(5), id(&c), None).await.err(),
         Some(503)
     );
     drop(two);
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(
-        ws_from(&server, other(2), b["room"].as_str().unwrap(), None)
+        ws_seat(&server, other(2), id(&c), c["token"].as_str(), None)
             .await
             .is_ok()
     );

@@ -369,6 +369,8 @@ async fn a_body_over_the_limit_is_refused() {
 async fn seats_reconnects_spectators_hints_and_limits() {
     let limits = RoomLimits {
         rooms: 3,
+        // One address makes every room here: none is kept for others.
+        reserve: 0,
         connections: 4,
         burst: 5,
         per_second: 1.0,
@@ -562,6 +564,7 @@ async fn an_idle_room_expires() {
 async fn a_finished_room_nobody_watches_makes_way_for_a_new_one() {
     let limits = RoomLimits {
         rooms: 1,
+        reserve: 0,
         ..roomkit::limits()
     };
     let server = Server::start(None, limits).await;

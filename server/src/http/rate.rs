@@ -56,6 +56,16 @@ impl Bucket {
     }
 }
 
+/// Whom per-address limits count ([`client_key`]) for a request, from
+/// the address the transport put in its extensions (an unspecified
+/// address for a request that came some other way).
+pub(crate) fn client_in(extensions: &axum::http::Extensions) -> IpAddr {
+    let ip = extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+    client_key(ip)
+}
+
 /// Whom per-address limits count: an IPv4 address, or the /64 network of
 /// an IPv6 one (one host usually holds a whole /64).
 pub fn client_key(ip: IpAddr) -> IpAddr {

@@ -25,16 +25,17 @@
 //!   game, everyone gets each move's verdict against perfect play, and the
 //!   game goes into the leaderboard ([`store`](crate::store)).
 //!
-//! Bounded ([`RoomLimits`](super::rooms::RoomLimits)): rooms in all and per creating address, room
-//! creations per address, connections per room (one kept for each seat),
-//! WebSockets in all, a frame's and a message's size (a longer frame is
+//! Bounded ([`RoomLimits`](super::rooms::RoomLimits)): rooms in all and per creating address, with
+//! a reserve for addresses that have none, room creations per address,
+//! connections per room (one kept for each seat), players' WebSockets in
+//! all, spectators' apart from them (in all, per address, with a reserve), a frame's and a message's size (a longer frame is
 //! answered with Close 1009), each connection's message rate; a room idle
 //! for [`RoomLimits::idle`](super::rooms::RoomLimits::idle) closes, one whose invite nobody claimed after
-//! [`RoomLimits::unjoined`](super::rooms::RoomLimits::unjoined); once both players joined, the player to move
+//! [`RoomLimits::unjoined`](super::rooms::RoomLimits::unjoined), sooner still with nobody connected
+//! ([`RoomLimits::empty`](super::rooms::RoomLimits::empty)); once both players joined, the player to move
 //! who lets [`RoomLimits::move_clock`](super::rooms::RoomLimits::move_clock) pass forfeits and the game is
 //! recorded.
 
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -42,7 +43,7 @@ use std::time::Instant;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, State};
 use axum::http::{Extensions, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -51,7 +52,7 @@ use serde_json::Value as Json;
 use super::api::report_of;
 use super::body::{game_field, json_body, string_field};
 use super::error::ApiError;
-use super::rate::client_key;
+use super::rate::client_in;
 use super::referee::{Match, SEATS};
 use super::response::{RoomClaimed, RoomCreated, SeatLinks, SeatTokens};
 use super::room_socket::connect;
@@ -65,15 +66,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/rooms", post(create))
         .route("/api/v1/rooms/{id}/claim", post(claim))
         .route("/api/v1/rooms/{id}/ws", get(connect))
-}
-
-/// The client a request came from ([`client_key`]), as the transport put
-/// it in the request.
-fn client(extensions: &Extensions) -> IpAddr {
-    let ip = extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-    client_key(ip)
 }
 
 async fn create(
@@ -95,7 +87,7 @@ async fn create(
             }
         };
         let game = Match::new(game, start)?;
-        let creator = client(&extensions);
+        let creator = client_in(&extensions);
         state.rooms.may_create(creator)?;
         let report = report_of(&state, game.game, &game.position).await;
         let room = Arc::new(Room::new(game, creator, hints, report)?);

@@ -3,6 +3,7 @@
 //! and the messages it reads (`{"type": "move", "move": M}`, refereed one
 //! at a time) and sends (each state, and errors to their sender only).
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -11,7 +12,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
-use axum::http::Uri;
+use axum::http::{Extensions, Uri};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value as Json;
 use tokio::sync::broadcast;
@@ -19,7 +20,7 @@ use tokio::sync::broadcast;
 use super::api::{Params, report_of};
 use super::error::ApiError;
 use super::names::given_name;
-use super::rate::Bucket;
+use super::rate::{Bucket, client_in};
 use super::referee::{SEATS, judge};
 use super::response::SocketError;
 use super::rooms::{Room, RoomLimits, Rooms, SHUTTING_DOWN, Update};
@@ -44,8 +45,11 @@ const SEAT_TAKEN: &str = "this seat was opened in another window";
 struct Counted {
     rooms: Arc<Rooms>,
     room: Arc<Room>,
-    /// Whether it is counted among the room's spectators too.
-    spectator: bool,
+    /// Whether it is counted among the seats' connections.
+    seated: bool,
+    /// The address it is counted against among the spectators, if it is
+    /// a spectator's.
+    spectator: Option<IpAddr>,
     /// The connection it came on, counted against its address.
     _ticket: Option<Arc<Ticket>>,
 }
@@ -53,10 +57,17 @@ struct Counted {
 impl Drop for Counted {
     fn drop(&mut self) {
         self.room.connections.fetch_sub(1, Ordering::SeqCst);
-        if self.spectator {
+        if let Some(client) = self.spectator {
             self.room.spectating.fetch_sub(1, Ordering::SeqCst);
+            self.rooms.spectator_left(client);
+        }
+        if self.seated {
+            self.rooms.seated.fetch_sub(1, Ordering::SeqCst);
         }
         self.rooms.live.fetch_sub(1, Ordering::SeqCst);
+        // A room's times run from the last connection leaving too (one
+        // left empty closes sooner: [`RoomLimits::empty`]).
+        self.room.touch();
     }
 }
 
@@ -64,6 +75,7 @@ pub(crate) async fn connect(
     State(state): State<AppState>,
     Path(id): Path<String>,
     ticket: Option<Extension<Arc<Ticket>>>,
+    extensions: Extensions,
     uri: Uri,
     query: Result<Query<Vec<(String, String)>>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
@@ -93,37 +105,8 @@ pub(crate) async fn connect(
             .get("player")
             .filter(|p| is_valid_identity(p))
             .map(str::to_owned);
-        let limits = state.rooms.limits;
-        // Counted first, checked after: two connections at once cannot
-        // both take the last place.
-        room.connections.fetch_add(1, Ordering::SeqCst);
-        state.rooms.live.fetch_add(1, Ordering::SeqCst);
-        let mut counted = Counted {
-            rooms: Arc::clone(&state.rooms),
-            room: Arc::clone(&room),
-            spectator: false,
-            _ticket: ticket.map(|Extension(t)| t),
-        };
-        if state.rooms.live.load(Ordering::SeqCst) > limits.websockets {
-            return Err(ApiError::budget(format!(
-                "the server has {} WebSockets open, the limit: try again later",
-                limits.websockets
-            )));
-        }
-        // A seat always gets in (its older connection closes); spectators
-        // leave one place for each seat.
-        if seat.is_none() {
-            // Counted first, checked after, as above.
-            let spectators = room.spectating.fetch_add(1, Ordering::SeqCst);
-            counted.spectator = true;
-            let places = limits.connections.saturating_sub(SEATS.len());
-            if spectators >= places {
-                return Err(ApiError::budget(format!(
-                    "the room has {places} spectators, the most it takes beside its two players"
-                )));
-            }
-        }
-        Ok((upgrade, room, seat, (name, identity), counted))
+        let counted = count_in(&state, &room, seat, client_in(&extensions), ticket)?;
+        Ok::<_, ApiError>((upgrade, room, seat, (name, identity), counted))
     })();
     match accepted {
         Err(e) => e.into_response(),
@@ -140,6 +123,52 @@ pub(crate) async fn connect(
                 })
         }
     }
+}
+
+/// Counts a new connection in, or refuses it: a seat's against the
+/// seats' cap only (a seat always gets in otherwise: its older
+/// connection closes), a spectator's against its address's quota, the
+/// spectators' pool and the room's places, one kept for each seat.
+fn count_in(
+    state: &AppState,
+    room: &Arc<Room>,
+    seat: Option<u8>,
+    client: IpAddr,
+    ticket: Option<Extension<Arc<Ticket>>>,
+) -> Result<Counted, ApiError> {
+    let limits = state.rooms.limits;
+    // Counted first, checked after: two connections at once cannot both
+    // take the last place.
+    room.connections.fetch_add(1, Ordering::SeqCst);
+    state.rooms.live.fetch_add(1, Ordering::SeqCst);
+    let mut counted = Counted {
+        rooms: Arc::clone(&state.rooms),
+        room: Arc::clone(room),
+        seated: false,
+        spectator: None,
+        _ticket: ticket.map(|Extension(t)| t),
+    };
+    if seat.is_some() {
+        counted.seated = true;
+        if state.rooms.seated.fetch_add(1, Ordering::SeqCst) >= limits.websockets {
+            return Err(ApiError::budget(format!(
+                "the server has {} players connected, the limit: try again later",
+                limits.websockets
+            )));
+        }
+        return Ok(counted);
+    }
+    state.rooms.admit_spectator(client)?;
+    counted.spectator = Some(client);
+    // Counted first, checked after, as above.
+    let spectators = room.spectating.fetch_add(1, Ordering::SeqCst);
+    let places = limits.connections.saturating_sub(SEATS.len());
+    if spectators >= places {
+        return Err(ApiError::budget(format!(
+            "the room has {places} spectators, the most it takes beside its two players"
+        )));
+    }
+    Ok(counted)
 }
 
 fn error_message(e: &ApiError) -> Message {

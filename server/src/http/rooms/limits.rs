@@ -9,6 +9,9 @@ pub struct RoomLimits {
     pub rooms: usize,
     /// Rooms open at once that one client address (an IPv6 /64) created.
     pub per_address: usize,
+    /// Rooms kept for addresses with none open: past `rooms` less this
+    /// many, only they may create one.
+    pub reserve: usize,
     /// Rooms one address may create in a burst.
     pub create_burst: u32,
     /// Rooms one address may create per second, on average.
@@ -16,13 +19,26 @@ pub struct RoomLimits {
     /// WebSocket connections to one room at once (players and spectators);
     /// one is kept for each seat, so spectators get two fewer.
     pub connections: usize,
-    /// WebSocket connections to all rooms at once.
+    /// Players' (seats') WebSocket connections to all rooms at once;
+    /// spectators are counted apart, so they never take a seat's place.
     pub websockets: usize,
+    /// Spectators' WebSocket connections to all rooms at once.
+    pub spectators: usize,
+    /// Spectators' connections from one client address at once.
+    pub spectators_per_address: usize,
+    /// Spectators' places kept for addresses with none open: past
+    /// `spectators` less this many, only they may open one.
+    pub spectator_reserve: usize,
     /// A room with no move and no new connection for this long is closed.
     pub idle: Duration,
     /// A room whose invite nobody claimed is closed after this long
     /// without a move or a new connection.
     pub unjoined: Duration,
+    /// A room with nobody connected is closed after this long without a
+    /// connection arriving or leaving, if nobody claimed its invite; while
+    /// the rooms are past `rooms` less `reserve`, any room with nobody
+    /// connected for this long makes way for a new one.
+    pub empty: Duration,
     /// Once both players have joined, the time the player to move has for
     /// a move before they forfeit (`None`: no clock). It never runs before
     /// the friend joins or after the game.
@@ -43,12 +59,17 @@ impl Default for RoomLimits {
         RoomLimits {
             rooms: 1000,
             per_address: 20,
+            reserve: 100,
             create_burst: 10,
             creates_per_second: 0.1,
             connections: 16,
             websockets: 2048,
+            spectators: 1024,
+            spectators_per_address: 32,
+            spectator_reserve: 64,
             idle: Duration::from_secs(30 * 60),
             unjoined: Duration::from_secs(5 * 60),
+            empty: Duration::from_secs(45),
             move_clock: Some(Duration::from_secs(5 * 60)),
             message_bytes: 1024,
             frame_bytes: 16 * 1024,

@@ -173,13 +173,27 @@ impl Room {
     }
 
     /// How long this room may stay idle: shorter while nobody took its
-    /// invite.
+    /// invite, shorter still while nobody is connected to it either.
     pub(crate) fn idle_limit(&self, limits: &RoomLimits) -> Duration {
-        if self.invite_open() {
-            limits.unjoined.min(limits.idle)
-        } else {
+        if !self.invite_open() {
             limits.idle
+        } else if self.is_empty() {
+            limits.empty.min(limits.unjoined).min(limits.idle)
+        } else {
+            limits.unjoined.min(limits.idle)
         }
+    }
+
+    /// Whether nobody is connected (or accepted and upgrading).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.connections.load(Ordering::SeqCst) == 0
+    }
+
+    /// Whether the room may make way for a new one when the rooms are
+    /// short: nobody is connected, and its game is over or nothing
+    /// happened in it for [`RoomLimits::empty`].
+    pub(crate) fn reclaimable(&self, limits: &RoomLimits) -> bool {
+        self.is_empty() && (self.state().game.result.is_some() || self.idle_for() >= limits.empty)
     }
 
     /// Why the room should close now, if it should.
