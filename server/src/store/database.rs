@@ -15,7 +15,7 @@ use super::migrations::migrate;
 pub const FILE_NAME: &str = "leaderboard.sqlite3";
 
 /// Reading connections of a database in a file.
-const READERS: usize = 2;
+const READERS: usize = 4;
 
 /// The database.
 #[derive(Debug)]
