@@ -75,9 +75,9 @@ impl Stop {
 
     /// Whether [`cancel`](Stop::cancel) was called.
     pub fn is_cancelled(&self) -> bool {
-        self.0.as_ref().is_some_and(|s| {
-            s.cancelled.load(Ordering::Relaxed) || s.parent.is_cancelled()
-        })
+        self.0
+            .as_ref()
+            .is_some_and(|s| s.cancelled.load(Ordering::Relaxed) || s.parent.is_cancelled())
     }
 
     /// `Ok` while searches may go on.

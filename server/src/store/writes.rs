@@ -15,14 +15,22 @@ use super::records::{GameRecord, Seat};
 pub const ALL_GAMES: &str = "*";
 
 /// New identities a client address may bring to the leaderboard in an
-/// hour; past them its new identities' games count for nobody in their
-/// seat (the game is still recorded, and counts for the other seat).
-pub const NEW_IDENTITIES_PER_HOUR: i64 = 5;
+/// hour, unless set otherwise ([`Store::with_new_identities_per_hour`]);
+/// past them its new identities' games count for nobody in their seat
+/// (the game is still recorded, and counts for the other seat).
+pub const NEW_IDENTITIES_PER_HOUR: u32 = 5;
 
 /// An hour, in seconds.
 const HOUR: i64 = 60 * 60;
 
 impl Store {
+    /// The same database, each client address allowed `n` new identities
+    /// an hour.
+    pub fn with_new_identities_per_hour(mut self, n: u32) -> Store {
+        self.new_identities_per_hour = n;
+        self
+    }
+
     /// Records a finished game and, if it ranks, adds it to its players'
     /// totals, in one transaction; returns its id.
     ///
@@ -33,10 +41,15 @@ impl Store {
         let mut conn = lock(&self.writer);
         let tx = conn.transaction()?;
         let mut why = unranked(game);
-        let ranks = why.is_none();
+        // A game that does not rank makes no identity.
+        let quota = if why.is_none() {
+            Some(self.new_identities_per_hour)
+        } else {
+            None
+        };
         let players = [
-            player_of(&tx, &game.players[0], game.addresses[0], ranks)?,
-            player_of(&tx, &game.players[1], game.addresses[1], ranks)?,
+            player_of(&tx, &game.players[0], game.addresses[0], quota)?,
+            player_of(&tx, &game.players[1], game.addresses[1], quota)?,
         ];
         if why.is_none() && players[0].is_some() && players[0] == players[1] {
             why = Some(Unranked::Oneself);
@@ -121,14 +134,14 @@ fn add_to_totals(tx: &Transaction<'_>, game: &GameRecord, players: [Option<i64>;
 
 /// The player in `seat`: the computer by level (made on first sight); a
 /// person by identity, their name updated to the one given now. A new
-/// identity is made only by a game that ranks, and only while its
-/// address (if known) has made fewer than [`NEW_IDENTITIES_PER_HOUR`] in
-/// the last hour. `None` for a person without an identity or not made.
+/// identity is made only by a game that ranks (`quota` given), and only
+/// while its address (if known) has made fewer than `quota` in the last
+/// hour. `None` for a person without an identity or not made.
 fn player_of(
     tx: &Transaction<'_>,
     seat: &Seat,
     address: Option<IpAddr>,
-    ranks: bool,
+    quota: Option<u32>,
 ) -> Result<Option<i64>> {
     let (identity, name) = match seat {
         Seat::Person { identity: None, .. } => return Ok(None),
@@ -153,9 +166,9 @@ fn player_of(
             |r| r.get(0),
         )
         .optional()?;
-    if known.is_some() || !ranks {
+    let Some(quota) = quota.filter(|_| known.is_none()) else {
         return Ok(known);
-    }
+    };
     if let Some(address) = address {
         let address = address.to_string();
         let since = now() - HOUR;
@@ -165,7 +178,7 @@ fn player_of(
             params![address, since],
             |r| r.get(0),
         )?;
-        if made >= NEW_IDENTITIES_PER_HOUR {
+        if made >= i64::from(quota) {
             return Ok(None);
         }
         tx.execute(
