@@ -7,6 +7,7 @@
 //! of the leaderboard, light and dark, desktop (1280×800) and phone
 //! (390×844), go to `target/screenshots/rooms-*.png`.
 
+use solvedb_server::store::min_moves;
 use std::time::{Duration, Instant};
 
 use fantoccini::Locator;
@@ -108,6 +109,7 @@ async fn play(people: &[Person; 2], game: GameId, rng: &mut Rng) -> String {
     let mut position = with_game!(game, g => Ok::<_, Error>(g.notation(g.start()))).unwrap();
     let mut seat = 0usize;
     let mut played = 0usize;
+    let mut per_seat = [0usize; 2];
     loop {
         let moves = with_game!(game, g => {
             let p = g.parse(&position).unwrap();
@@ -117,7 +119,28 @@ async fn play(people: &[Person; 2], game: GameId, rng: &mut Rng) -> String {
         if moves.is_empty() {
             break;
         }
-        let mv = rng.pick(&moves).clone();
+        // Until each seat has made the game family's minimum of moves (a
+        // shorter game does not rank), a move that does not end the game
+        // if there is one.
+        let going_on: Vec<String> = moves
+            .iter()
+            .filter(|mv| {
+                with_game!(game, g => {
+                    let p = g.parse(&position).unwrap();
+                    let (n, _) = g.play(p, g.parse_move(mv.as_str()).unwrap());
+                    Ok::<_, Error>(!g.moves(n).is_empty())
+                })
+                .unwrap()
+            })
+            .cloned()
+            .collect();
+        let short = per_seat.iter().any(|&n| n < min_moves(&game.to_string()));
+        let mv = if short && !going_on.is_empty() {
+            rng.pick(&going_on).clone()
+        } else {
+            rng.pick(&moves).clone()
+        };
+        per_seat[seat] += 1;
         // The other player's board refuses the click: not their turn.
         people[1 - seat].click_css(&move_selector(&mv)).await;
         people[seat].click_css(&move_selector(&mv)).await;

@@ -18,7 +18,7 @@ use solvedb_lookup::{AnyValue, Error, Game, GameId, Oracle, with_game};
 use solvedb_server::http::AppState;
 use solvedb_server::http::ServerLimits;
 use solvedb_server::http::sessions::SessionLimits;
-use solvedb_server::store::MIN_RANKED_GAMES;
+use solvedb_server::store::{MIN_RANKED_GAMES, min_moves};
 use solvedb_tests::committed_tables;
 
 fn legal(game: GameId, position: &str) -> Vec<String> {
@@ -332,19 +332,16 @@ async fn a_resigned_or_abandoned_game_counts_as_lost() {
             ..SessionLimits::default()
         });
     let server = Server::serve(state).await;
+    // Against the classic level (the random level does not rank), each
+    // after the game's minimum of the person's moves.
     let make = |name: &str| {
-        json!({"game": "tictactoe", "first": "person", "second": "random",
+        json!({"game": "tictactoe", "first": "person", "second": "classic",
                                    "player": identity_of(name), "name": name})
     };
-    // Resigned after a move.
+    // Resigned after three moves.
     let (_, state) = server.post("/api/v1/sessions", &make("res")).await;
     let session = state["session"].as_str().unwrap().to_owned();
-    server
-        .post(
-            "/api/v1/sessions/move",
-            &json!({"session": session, "move": "4"}),
-        )
-        .await;
+    play_some(&server, &session, state, min_moves("tictactoe")).await;
     let (status, state) = server
         .post("/api/v1/sessions/resign", &json!({"session": session}))
         .await;
@@ -354,15 +351,11 @@ async fn a_resigned_or_abandoned_game_counts_as_lost() {
         json!({"winner": "second", "resigned": true})
     );
     assert_eq!(state["recorded"], true);
-    // Left after a move: when it expires (at the next session made), lost.
+    // Left after three moves: when it expires (at the next session
+    // made), lost.
     let (_, state) = server.post("/api/v1/sessions", &make("gone")).await;
     let session = state["session"].as_str().unwrap().to_owned();
-    server
-        .post(
-            "/api/v1/sessions/move",
-            &json!({"session": session, "move": "0"}),
-        )
-        .await;
+    play_some(&server, &session, state, min_moves("tictactoe")).await;
     tokio::time::sleep(Duration::from_millis(400)).await;
     server.post("/api/v1/sessions", &make("next")).await;
     let board = board(&server, Some("tictactoe")).await;
@@ -374,15 +367,40 @@ async fn a_resigned_or_abandoned_game_counts_as_lost() {
             "{e}"
         );
     }
-    assert_eq!(entry(&board, "computer", "computer (random)")["wins"], 2);
-    let (status, _) = server
+    assert_eq!(entry(&board, "computer", "computer (classic)")["wins"], 2);
+    let (status, e) = server
         .post(
             "/api/v1/sessions/move",
             &json!({"session": session, "move": "1"}),
         )
         .await;
     assert_eq!(status, 400, "an expired session is gone");
+    assert_eq!(e["kind"], "request", "no such session: {e}");
     server.stop().await;
+}
+
+/// Plays `count` of the person's moves in a session (a best move by the
+/// oracle each time, so that the person is not beaten first), the game
+/// going on before each; returns the state.
+async fn play_some(server: &Server, session: &str, mut state: Value, count: usize) -> Value {
+    let oracle = Oracle::open(&committed_tables()).unwrap();
+    for _ in 0..count {
+        assert!(state["result"].is_null(), "over too soon: {state}");
+        let game: GameId = state["game"].as_str().unwrap().parse().unwrap();
+        let report = oracle
+            .moves(game, state["position"].as_str().unwrap())
+            .unwrap();
+        let mv = report.moves[0].mv.clone();
+        let (status, next) = server
+            .post(
+                "/api/v1/sessions/move",
+                &json!({"session": session, "move": mv}),
+            )
+            .await;
+        assert_eq!(status, 200, "{next}");
+        state = next;
+    }
+    state
 }
 
 /// Plays `moves` in a new tic-tac-toe room between the two players.
@@ -411,7 +429,9 @@ async fn players_who_only_drew_only_lost_or_only_won() {
     let data = tempfile::tempdir().unwrap();
     let server = Server::start(Some(data.path()), roomkit::limits()).await;
     const DRAW: &[&str] = &["4", "0", "2", "6", "3", "5", "1", "7", "8"];
-    const X_WINS: &[&str] = &["0", "3", "1", "4", "2"];
+    // A game ranks once each person has made three moves: X wins on its
+    // fourth, O has made three.
+    const X_WINS: &[&str] = &["0", "4", "8", "2", "6", "3", "7"];
     let person = |name: &'static str| (Some(name), Some(identity_of(name)));
     for _ in 0..MIN_RANKED_GAMES {
         room_game(&server, [person("dee"), person("eve")], DRAW).await;
@@ -481,5 +501,79 @@ async fn players_who_only_drew_only_lost_or_only_won() {
         }
     }
     assert_eq!(names.values().sum::<u64>(), 6, "{names:?}");
+    server.stop().await;
+}
+
+/// Starts a tic-tac-toe session for `name` against `level`, plays `moves`
+/// of the person's moves and resigns; returns the final state.
+async fn resigned_after(server: &Server, name: &str, level: &str, moves: usize) -> Value {
+    let body = json!({"game": "tictactoe", "first": "person", "second": level,
+                      "player": identity_of(name), "name": name});
+    let (status, state) = server.post("/api/v1/sessions", &body).await;
+    assert_eq!(status, 201, "{state}");
+    let session = state["session"].as_str().unwrap().to_owned();
+    play_some(server, &session, state, moves).await;
+    let (status, state) = server
+        .post("/api/v1/sessions/resign", &json!({"session": session}))
+        .await;
+    assert_eq!(status, 200, "{state}");
+    state
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_against_the_random_level_or_too_short_are_recorded_not_ranked() {
+    let server = Server::start(None, roomkit::limits()).await;
+    let min = min_moves("tictactoe");
+    // Too short: one move fewer than the minimum, against the classic level.
+    let short = resigned_after(&server, "short", "classic", min - 1).await;
+    // Against the random level, long enough.
+    let random = resigned_after(&server, "rand", "random", min).await;
+    // Ranked: the minimum against the classic level.
+    let ranked = resigned_after(&server, "fair", "classic", min).await;
+    for state in [&short, &random, &ranked] {
+        assert_eq!(state["recorded"], true, "recorded all the same: {state}");
+    }
+    let board = board(&server, None).await;
+    let names: Vec<&str> = board["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["fair"], "{board}");
+    let computer: Vec<&str> = board["computer"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(computer, ["computer (classic)"], "{board}");
+    assert_eq!(entry(&board, "computer", "computer (classic)")["games"], 1);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_brings_few_new_identities_an_hour() {
+    let limits = ServerLimits {
+        new_identities_per_hour: 2,
+        ..solvedb_server::http::load::load_server_limits(64)
+    };
+    let server = Server::start_with(None, limits, roomkit::limits()).await;
+    let min = min_moves("tictactoe");
+    for name in ["one", "two", "three", "one"] {
+        let state = resigned_after(&server, name, "classic", min).await;
+        assert_eq!(state["recorded"], true, "{state}");
+    }
+    let board = board(&server, None).await;
+    let people: Vec<(&str, u64)> = board["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap(), e["games"].as_u64().unwrap()))
+        .collect();
+    // From 127.0.0.1: two new identities; the third's game counts for
+    // nobody in its seat; a known identity goes on counting.
+    assert_eq!(people, [("one", 2), ("two", 1)], "{board}");
+    assert_eq!(entry(&board, "computer", "computer (classic)")["games"], 4);
     server.stop().await;
 }

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{AnyValue, Error, Game, GameId, Oracle, with_game};
 use solvedb_server::http::rooms::RoomLimits;
+use solvedb_server::store::min_moves;
 use solvedb_tests::committed_tables;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -196,6 +197,14 @@ async fn play_game(
     let refused = players[0].error().await;
     assert_eq!(refused["kind"], "position", "{game}: {refused}");
     let [last, _] = lasts;
+    // Only a game that ranks counts: every move judged, and each person
+    // made the game family's minimum of moves.
+    let min = min_moves(&game.to_string());
+    let ranks = kepts.iter().all(|(_, k)| k.is_some())
+        && (0..2).all(|seat| kepts.iter().filter(|(s, _)| *s == seat).count() >= min);
+    if !ranks {
+        return last;
+    }
     for (seat, name) in names.iter().enumerate() {
         let t = tallies.entry((*name).to_owned()).or_default();
         t.games += 1;

@@ -13,6 +13,9 @@
 //!   `min_games` games, the others after them with `rank` null; `player`
 //!   tells apart people of the same name; `computer` lists the computer's
 //!   levels, apart, on every page. Without `game`, every game together.
+//!   Only the games that rank are counted
+//!   ([`ranking`](crate::store::ranking): every move judged, not against
+//!   the random level, the game family's minimum of moves by each person).
 //! - `/play` and `/leaderboard`: the pages.
 
 use axum::Router;

@@ -54,6 +54,9 @@ pub struct ServerLimits {
     pub connections: usize,
     /// Open connections from one client address (an IPv6 /64).
     pub connections_per_address: usize,
+    /// New identities one client address may bring to the leaderboard in
+    /// an hour ([`Store::with_new_identities_per_hour`](crate::store::Store::with_new_identities_per_hour)).
+    pub new_identities_per_hour: u32,
     /// Searches and computer moves one client address may ask for in a
     /// burst (table answers are not counted).
     pub search_burst: u32,
@@ -89,6 +92,7 @@ impl Default for ServerLimits {
             in_flight: 256,
             connections: 4096,
             connections_per_address: 64,
+            new_identities_per_hour: crate::store::NEW_IDENTITIES_PER_HOUR,
             search_burst: 20,
             searches_per_second: 4.0,
             body_bytes: 4 << 20,

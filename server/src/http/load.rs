@@ -249,6 +249,7 @@ pub fn load_server_limits(rooms: usize) -> ServerLimits {
     ServerLimits {
         connections: defaults.connections.max(4 * rooms + 64),
         connections_per_address: defaults.connections.max(4 * rooms + 64),
+        new_identities_per_hour: u32::MAX,
         write_burst: 1_000_000,
         writes_per_second: 1e6,
         ..defaults

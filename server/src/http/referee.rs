@@ -78,6 +78,7 @@ impl Match {
                     cost,
                 })
                 .collect(),
+            addresses: [None, None],
         }
     }
 

@@ -17,10 +17,11 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value as Json;
 use tokio::sync::broadcast;
 
+use super::admission;
 use super::api::{Params, report_of};
 use super::error::ApiError;
 use super::names::given_name;
-use super::rate::{Bucket, client_in};
+use super::rate::{Bucket, client_in, client_key};
 use super::referee::{SEATS, judge};
 use super::response::SocketError;
 use super::rooms::{Room, RoomLimits, Rooms, SHUTTING_DOWN, Update};
@@ -39,6 +40,9 @@ const MAX_WRITE_BUFFER_BYTES: usize = 256 * 1024;
 
 /// Why a seat's older connection closes.
 const SEAT_TAKEN: &str = "this seat was opened in another window";
+
+/// Who a connection is: the name and identity it gave, its client address.
+type Who = (Option<String>, Option<String>, IpAddr);
 
 /// A WebSocket counted in its room and among all the server's, until it
 /// is dropped (its connection ended, or its upgrade failed).
@@ -106,7 +110,8 @@ pub(crate) async fn connect(
             .filter(|p| is_valid_identity(p))
             .map(str::to_owned);
         let counted = count_in(&state, &room, seat, client_in(&extensions), ticket)?;
-        Ok::<_, ApiError>((upgrade, room, seat, (name, identity), counted))
+        let address = client_key(admission::client());
+        Ok::<_, ApiError>((upgrade, room, seat, (name, identity, address), counted))
     })();
     match accepted {
         Err(e) => e.into_response(),
@@ -211,7 +216,7 @@ async fn connection(
     state: AppState,
     room: Arc<Room>,
     seat: Option<u8>,
-    who: (Option<String>, Option<String>),
+    who: Who,
 ) {
     let limits = state.rooms.limits;
     let me = state.rooms.connection_ids.fetch_add(1, Ordering::SeqCst);
@@ -250,7 +255,7 @@ async fn connection(
 fn join(
     room: &Room,
     seat: Option<u8>,
-    (name, identity): (Option<String>, Option<String>),
+    (name, identity, address): Who,
     me: u64,
     limits: &RoomLimits,
 ) {
@@ -263,6 +268,7 @@ fn join(
             }
             if identity.is_some() {
                 st.identities[usize::from(s)] = identity;
+                st.addresses[usize::from(s)] = Some(address);
             }
             if !st.joined[usize::from(s)] {
                 st.joined[usize::from(s)] = true;

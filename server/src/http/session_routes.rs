@@ -229,7 +229,7 @@ async fn create(State(state): State<AppState>, body: Result<Bytes, BytesRejectio
         if let Some(why) = sessions.refusal(client).filter(|_| !replacing) {
             return Err(ApiError::budget(why));
         }
-        let mut play = Play::new(game, levels, person, seed())?;
+        let mut play = Play::new(game, levels, person, Some(client), seed())?;
         advance(&state, &mut play).await?;
         record(&state, &mut play).await;
         let id = secret()?;

@@ -114,6 +114,8 @@ pub(crate) struct Play {
     pub(crate) levels: [Option<Level>; 2],
     /// The person's identity and name.
     pub(crate) person: Seat,
+    /// The person's client address ([`client_key`](super::rate::client_key)).
+    pub(crate) client: Option<std::net::IpAddr>,
     /// Per move: the level that chose it (`None`: the person).
     pub(crate) by: Vec<Option<Level>>,
     pub(crate) verdicts: Vec<Verdict>,
@@ -160,7 +162,7 @@ impl Verdict {
 
 impl Play {
     /// A new game of `game` from its start, each seat's level (`None`:
-    /// the person) given, the computer's choices among equal moves drawn
+    /// the person) given, the person's client address, the computer's choices among equal moves drawn
     /// from `seed`.
     ///
     /// # Errors
@@ -170,12 +172,14 @@ impl Play {
         game: GameId,
         levels: [Option<Level>; 2],
         person: Seat,
+        client: Option<std::net::IpAddr>,
         seed: u64,
     ) -> Result<Play, ApiError> {
         Ok(Play {
             game: Match::new(game, None)?,
             levels,
             person,
+            client,
             by: Vec::new(),
             verdicts: Vec::new(),
             resigned: false,
@@ -208,7 +212,10 @@ impl Play {
         });
         let verdicts: Vec<(Option<bool>, Option<i64>)> =
             self.verdicts.iter().map(|v| (v.kept, v.cost)).collect();
-        self.game.record("computer", players, &verdicts)
+        let mut record = self.game.record("computer", players, &verdicts);
+        let person = usize::from(self.person_seat());
+        record.addresses[person] = self.client;
+        record
     }
 
     /// The level the computer in `seat` actually played: the weakest that

@@ -77,7 +77,9 @@ impl AppState {
             bound: None,
             rooms: Arc::new(Rooms::new(RoomLimits::default())),
             sessions: Arc::new(Sessions::new(SessionLimits::default())),
-            store: Arc::new(Store::in_memory()?),
+            store: Arc::new(
+                Store::in_memory()?.with_new_identities_per_hour(limits.new_identities_per_hour),
+            ),
             proven: Arc::new(ProvenCache::default()),
         })
     }
@@ -89,7 +91,9 @@ impl AppState {
     ///
     /// If the database there cannot be opened or migrated.
     pub fn with_data(mut self, dir: &Path) -> Result<AppState> {
-        self.store = Arc::new(Store::open(dir)?);
+        self.store = Arc::new(
+            Store::open(dir)?.with_new_identities_per_hour(self.limits.new_identities_per_hour),
+        );
         Ok(self)
     }
 

@@ -15,7 +15,7 @@ use super::migrations::migrate;
 pub const FILE_NAME: &str = "leaderboard.sqlite3";
 
 /// Reading connections of a database in a file.
-const READERS: usize = 2;
+const READERS: usize = 4;
 
 /// The database.
 #[derive(Debug)]
@@ -26,6 +26,8 @@ pub struct Store {
     pub(super) readers: Vec<Mutex<Connection>>,
     next_reader: AtomicUsize,
     path: Option<PathBuf>,
+    /// New identities a client address may make in an hour.
+    pub(super) new_identities_per_hour: u32,
 }
 
 /// The connection behind `conn`, even after a panic elsewhere.
@@ -98,6 +100,7 @@ impl Store {
             readers,
             next_reader: AtomicUsize::new(0),
             path,
+            new_identities_per_hour: super::writes::NEW_IDENTITIES_PER_HOUR,
         })
     }
 

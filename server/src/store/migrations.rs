@@ -5,12 +5,14 @@ use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, Transaction};
 
 use super::names::counts_as_a_name;
+use super::reads::MIN_RANKED_GAMES;
+use super::writes::ALL_GAMES;
 
 /// A migration brings the schema from its version to the next.
 type Migration = fn(&Transaction<'_>) -> Result<()>;
 
 /// Each migration brings the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[Migration] = &[to_version_1, to_version_2];
+const MIGRATIONS: &[Migration] = &[to_version_1, to_version_2, to_version_3];
 
 /// Version 1: games and their moves, players by name.
 pub(super) fn to_version_1(tx: &Transaction<'_>) -> Result<()> {
@@ -110,6 +112,65 @@ fn to_version_2(tx: &Transaction<'_>) -> Result<()> {
     )?;
     Ok(())
 }
+
+/// Version 3: why a game does not rank (`games.unranked`, NULL for a
+/// ranked game and for the games before this version); the new
+/// identities per address of the last hour (`new_identities`); and the
+/// totals remade to be read by one index: a `person` flag, the sums over
+/// every game kept under the game [`ALL_GAMES`], and the leaderboard's
+/// order as columns of its own (`accuracy`, `ranked_wins`: NULL and 0
+/// before a rank) in the index `totals_board`. The order's columns are
+/// generated from the totals with [`MIN_RANKED_GAMES`] as it is now.
+fn to_version_3(tx: &Transaction<'_>) -> Result<()> {
+    let min = MIN_RANKED_GAMES;
+    tx.execute_batch(&format!(
+        "ALTER TABLE games ADD COLUMN unranked TEXT;   -- NULL: ranked; else why not
+         CREATE TABLE new_identities (
+             address TEXT    NOT NULL,    -- the client's address (an IPv6 /64)
+             at      INTEGER NOT NULL     -- seconds since 1970
+         );
+         CREATE INDEX new_identities_by_address ON new_identities (address, at);
+         CREATE TABLE board (
+             player INTEGER NOT NULL REFERENCES players (id),
+             game   TEXT    NOT NULL,     -- '{ALL_GAMES}': every game together
+             person INTEGER NOT NULL,     -- 1 a person, 0 the computer
+             games  INTEGER NOT NULL,
+             wins   INTEGER NOT NULL,
+             draws  INTEGER NOT NULL,
+             losses INTEGER NOT NULL,
+             rated  INTEGER NOT NULL,
+             kept   INTEGER NOT NULL,
+             accuracy REAL GENERATED ALWAYS AS
+                 (CASE WHEN games >= {min} AND rated > 0 THEN CAST(kept AS REAL) / rated END) VIRTUAL,
+             ranked_wins INTEGER GENERATED ALWAYS AS
+                 (CASE WHEN games >= {min} AND rated > 0 THEN wins ELSE 0 END) VIRTUAL,
+             PRIMARY KEY (player, game)
+         ) WITHOUT ROWID;
+         INSERT INTO board (player, game, person, games, wins, draws, losses, rated, kept)
+         SELECT t.player, t.game, p.computer IS NULL, t.games, t.wins, t.draws, t.losses,
+                t.rated, t.kept
+         FROM totals t JOIN players p ON p.id = t.player;
+         INSERT INTO board (player, game, person, games, wins, draws, losses, rated, kept)
+         SELECT t.player, '{ALL_GAMES}', p.computer IS NULL, SUM(t.games), SUM(t.wins),
+                SUM(t.draws), SUM(t.losses), SUM(t.rated), SUM(t.kept)
+         FROM totals t JOIN players p ON p.id = t.player GROUP BY t.player;
+         DROP TABLE totals;
+         ALTER TABLE board RENAME TO totals;
+         CREATE INDEX totals_board ON totals
+             (game, person, accuracy DESC, ranked_wins DESC, games DESC, player);
+         CREATE TABLE listed (
+             game   TEXT PRIMARY KEY,     -- as in totals
+             people INTEGER NOT NULL      -- people with totals of it
+         ) WITHOUT ROWID;
+         {COUNT_LISTED}"
+    ))?;
+    Ok(())
+}
+
+/// Counts the people listed per game afresh (`listed` from `totals`).
+pub(super) const COUNT_LISTED: &str = "DELETE FROM listed;
+     INSERT INTO listed (game, people)
+     SELECT game, COUNT(*) FROM totals WHERE person = 1 GROUP BY game;";
 
 /// Brings the schema to the newest version, one migration per version,
 /// each in its own transaction.

@@ -23,21 +23,26 @@
 //! thread. `busy_timeout` covers another process on the same file.
 //!
 //! [`database`] opens the connections ([`Store`]); [`migrations`] brings
-//! the schema up to date; [`writes`] records a game, [`reads`] reads the
-//! leaderboard; [`records`] holds what is kept and shown, [`names`] the
+//! the schema up to date; [`ranking`] says which games rank; [`writes`]
+//! records a game, [`reads`] reads the leaderboard; [`records`] holds what is kept and shown, [`names`] the
 //! names shown.
 
 pub mod database;
 pub mod migrations;
 pub mod names;
+pub mod ranking;
 pub mod reads;
 pub mod records;
 pub mod writes;
 
 #[cfg(test)]
+mod read_bench;
+#[cfg(test)]
 mod tests;
 
 pub use database::{FILE_NAME, Store};
 pub use names::{ANONYMOUS, computer_name, is_reserved_name, is_valid_identity};
+pub use ranking::{Unranked, min_moves};
 pub use reads::MIN_RANKED_GAMES;
 pub use records::{Board, Entry, GameRecord, MoveRecord, Seat};
+pub use writes::{ALL_GAMES, NEW_IDENTITIES_PER_HOUR};

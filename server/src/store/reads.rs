@@ -6,6 +6,7 @@ use rusqlite::{OptionalExtension, params};
 use super::database::Store;
 use super::names::ANONYMOUS;
 use super::records::{Board, Entry, GameRecord, MoveRecord, Seat};
+use super::writes::ALL_GAMES;
 
 /// Games a person plays (of a game, or in all) before they get a rank;
 /// until then they are listed after the ranked players, without a rank.
@@ -78,32 +79,31 @@ impl Store {
             players: [seat(&names[0], &levels[0]), seat(&names[1], &levels[1])],
             winner,
             moves,
+            addresses: [None, None],
         }))
     }
 
     /// One page (from 1) of the leaderboard's people for `game` (every
     /// game together if `None`), `per_page` entries, and the computer's
-    /// levels apart.
+    /// levels apart. The page is read from the index `totals_board` in its
+    /// order (see [`migrations`](super::migrations)), the players' names
+    /// only for its entries; the count of people is kept (`listed`): a
+    /// page costs its offset in index entries and its entries, not the
+    /// number of players.
     ///
     /// # Errors
     ///
     /// If SQLite cannot read it.
     pub fn leaderboard(&self, game: Option<&str>, page: u64, per_page: u64) -> Result<Board> {
-        // Per player: the game's totals, or the sums over every game.
-        const TOTALS: &str = "WITH t AS (
-                 SELECT player, SUM(games) AS games, SUM(wins) AS wins, SUM(draws) AS draws,
-                        SUM(losses) AS losses, SUM(rated) AS rated, SUM(kept) AS kept
-                 FROM totals WHERE ?1 IS NULL OR game = ?1 GROUP BY player)";
         const COLUMNS: &str = "p.id, p.name, t.games, t.wins, t.draws, t.losses, t.rated, t.kept";
+        let game = game.unwrap_or(ALL_GAMES);
         let conn = self.reader();
-        let people: u64 = conn.query_row(
-            &format!(
-                "{TOTALS} SELECT COUNT(*) FROM t JOIN players p ON p.id = t.player
-                 WHERE p.computer IS NULL"
-            ),
-            [game],
-            |r| r.get(0),
-        )?;
+        let people: u64 = conn
+            .query_row("SELECT people FROM listed WHERE game = ?1", [game], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .unwrap_or(0);
         let pages = people.div_ceil(per_page.max(1)).max(1);
         let offset = page.saturating_sub(1).saturating_mul(per_page);
         let row = |r: &rusqlite::Row<'_>| {
@@ -120,21 +120,21 @@ impl Store {
             })
         };
         let ranked = |e: &Entry| e.games >= MIN_RANKED_GAMES && e.rated_moves > 0;
-        let mut select = conn.prepare(&format!(
-            "{TOTALS} SELECT {COLUMNS} FROM t JOIN players p ON p.id = t.player
-             WHERE p.computer IS NULL
-             ORDER BY (t.games >= ?2 AND t.rated > 0) DESC,
-                      CASE WHEN t.games >= ?2 AND t.rated > 0
-                           THEN CAST(t.kept AS REAL) / t.rated END DESC,
-                      CASE WHEN t.games >= ?2 AND t.rated > 0 THEN t.wins END DESC,
-                      t.games DESC, p.id
-             LIMIT ?3 OFFSET ?4"
+        let mut select = conn.prepare_cached(&format!(
+            "WITH page AS (
+                 SELECT player, accuracy, ranked_wins, games FROM totals
+                 WHERE game = ?1 AND person = 1
+                 ORDER BY accuracy DESC, ranked_wins DESC, games DESC, player
+                 LIMIT ?2 OFFSET ?3)
+             SELECT {COLUMNS} FROM page k
+                 JOIN totals t ON t.player = k.player AND t.game = ?1
+                 JOIN players p ON p.id = k.player
+             ORDER BY k.accuracy DESC, k.ranked_wins DESC, k.games DESC, k.player"
         ))?;
         let mut people = select
             .query_map(
                 params![
                     game,
-                    MIN_RANKED_GAMES as i64,
                     per_page.min(i64::MAX as u64) as i64,
                     offset.min(i64::MAX as u64) as i64
                 ],
@@ -143,14 +143,15 @@ impl Store {
             .collect::<Result<Vec<_>, _>>()?;
         for (i, entry) in people.iter_mut().enumerate() {
             if ranked(entry) {
-                // Ranked players come first, so a ranked entry's place is
-                // its place in the whole list.
+                // Ranked players come first (the others' accuracy is
+                // NULL, last), so a ranked entry's place is its place in
+                // the whole list.
                 entry.rank = Some(offset + i as u64 + 1);
             }
         }
-        let mut select = conn.prepare(&format!(
-            "{TOTALS} SELECT {COLUMNS} FROM t JOIN players p ON p.id = t.player
-             WHERE p.computer IS NOT NULL ORDER BY p.name"
+        let mut select = conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM totals t JOIN players p ON p.id = t.player
+             WHERE t.game = ?1 AND t.person = 0 ORDER BY p.name"
         ))?;
         let computer = select
             .query_map([game], row)?

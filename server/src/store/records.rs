@@ -2,6 +2,8 @@
 //! ([`GameRecord`], its [`Seat`]s and [`MoveRecord`]s) and a page of
 //! totals ([`Board`] of [`Entry`]s).
 
+use std::net::IpAddr;
+
 use super::names::{ANONYMOUS, computer_name};
 
 /// One move of a finished game.
@@ -65,6 +67,13 @@ pub struct GameRecord {
     pub winner: Option<u8>,
     /// Every move in order.
     pub moves: Vec<MoveRecord>,
+    /// Each seat's client address ([`client_key`]'s), where known: a new
+    /// identity counts against its address
+    /// ([`NEW_IDENTITIES_PER_HOUR`](super::writes::NEW_IDENTITIES_PER_HOUR)).
+    /// Not stored with the game (read back as `None`).
+    ///
+    /// [`client_key`]: crate::http::rate::client_key
+    pub addresses: [Option<IpAddr>; 2],
 }
 
 /// One player's line of the leaderboard.

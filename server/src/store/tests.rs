@@ -34,8 +34,12 @@ fn record(players: [Seat; 2], winner: Option<u8>, kept: &[Option<bool>]) -> Game
                 cost: k.map(|k| i64::from(!k)),
             })
             .collect(),
+        addresses: [None, None],
     }
 }
+
+/// Six judged moves, three a seat: enough for a tic-tac-toe game to rank.
+const SIX_KEPT: &[Option<bool>] = &[Some(true); 6];
 
 fn entry<'a>(board: &'a Board, name: &str) -> &'a Entry {
     board
@@ -50,19 +54,26 @@ fn entry<'a>(board: &'a Board, name: &str) -> &'a Entry {
 fn records_count_per_player_and_survive_reopening() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
-    // ann: moves 0, 2, 4 (kept, kept, missed); bob: 1, 3 (kept, unknown).
+    // ann: moves 0, 2, 4 (kept, kept, missed); bob: 1, 3, 5 (kept).
     let id = store
         .record(&record(
             [person("a", "ann"), person("b", "bob")],
             Some(0),
-            &[Some(true), Some(true), Some(true), None, Some(false)],
+            &[
+                Some(true),
+                Some(true),
+                Some(true),
+                Some(true),
+                Some(false),
+                Some(true),
+            ],
         ))
         .unwrap();
     store
         .record(&record(
             [person("b", "bob"), person("a", "ann")],
             None,
-            &[Some(true), Some(true)],
+            SIX_KEPT,
         ))
         .unwrap();
     drop(store);
@@ -70,16 +81,16 @@ fn records_count_per_player_and_survive_reopening() {
     assert_eq!(store.count(Some("tictactoe")).unwrap(), 2);
     assert_eq!(store.count(Some("cube")).unwrap(), 0);
     let back = store.game(id).unwrap().unwrap();
-    assert_eq!(back.moves[3].kept, None);
+    assert_eq!(back.moves[4].kept, Some(false));
     assert_eq!(back.players[0].shown_name(), "ann");
     let board = store.leaderboard(Some("tictactoe"), 1, 10).unwrap();
     assert_eq!(board.pages, 1);
     let (ann, bob) = (entry(&board, "ann"), entry(&board, "bob"));
     assert_eq!((ann.games, ann.wins, ann.draws, ann.losses), (2, 1, 1, 0));
     assert_eq!((bob.games, bob.wins, bob.draws, bob.losses), (2, 0, 1, 1));
-    // ann: 2 of 3 in the first game, 1 of 1 in the second.
-    assert_eq!((ann.kept_moves, ann.rated_moves), (3, 4));
-    assert_eq!((bob.kept_moves, bob.rated_moves), (2, 2));
+    // ann: 2 of 3 in the first game, 3 of 3 in the second.
+    assert_eq!((ann.kept_moves, ann.rated_moves), (5, 6));
+    assert_eq!((bob.kept_moves, bob.rated_moves), (6, 6));
     // Two games each: not ranked yet; the one with more games first,
     // then by number.
     assert_eq!((ann.rank, bob.rank), (None, None));
@@ -108,14 +119,14 @@ fn players_who_only_drew_only_lost_or_only_won_are_listed() {
             .record(&record(
                 [person("d", "dee"), person("e", "eve")],
                 None,
-                &[Some(true), Some(true)],
+                SIX_KEPT,
             ))
             .unwrap();
         store
             .record(&record(
                 [person("w", "win"), person("l", "los")],
                 Some(0),
-                &[Some(true), Some(false), Some(true)],
+                &[Some(true), Some(false)].repeat(3),
             ))
             .unwrap();
     }
@@ -124,7 +135,7 @@ fn players_who_only_drew_only_lost_or_only_won_are_listed() {
     assert_eq!((dee.games, dee.wins, dee.draws, dee.losses), (3, 0, 3, 0));
     let los = entry(&board, "los");
     assert_eq!((los.games, los.wins, los.draws, los.losses), (3, 0, 0, 3));
-    assert_eq!((los.kept_moves, los.rated_moves), (0, 3));
+    assert_eq!((los.kept_moves, los.rated_moves), (0, 9));
     assert_eq!(los.accuracy(), Some(0.0));
     let win = entry(&board, "win");
     assert_eq!((win.games, win.wins, win.draws, win.losses), (3, 3, 0, 0));
@@ -147,7 +158,9 @@ fn identities_names_and_the_computer() {
         (anonymous("x1"), anonymous("x2")),
         (person("a1", "ann"), person("a2", "ann")),
     ] {
-        store.record(&record([first, second], None, &[])).unwrap();
+        store
+            .record(&record([first, second], None, SIX_KEPT))
+            .unwrap();
     }
     // A person against the computer; a seat without an identity; a
     // person playing both seats.
@@ -158,7 +171,7 @@ fn identities_names_and_the_computer() {
         .record(&record(
             [person("a1", "ann b."), computer.clone()],
             Some(1),
-            &[Some(false), Some(true)],
+            &[Some(false), Some(true)].repeat(3),
         ))
         .unwrap();
     store
@@ -171,11 +184,15 @@ fn identities_names_and_the_computer() {
                 computer,
             ],
             None,
-            &[],
+            SIX_KEPT,
         ))
         .unwrap();
     store
-        .record(&record([person("x1", ""), person("x1", "")], Some(0), &[]))
+        .record(&record(
+            [person("x1", ""), person("x1", "")],
+            Some(0),
+            SIX_KEPT,
+        ))
         .unwrap();
     let board = store.leaderboard(None, 1, 20).unwrap();
     let names: Vec<&str> = board.people.iter().map(|e| e.name.as_str()).collect();
@@ -285,7 +302,11 @@ fn a_version_1_database_is_migrated_with_its_data() {
     assert_eq!(store.count(None).unwrap(), 5);
     // New games go on from there.
     store
-        .record(&record([person("d", "dee"), person("l", "los")], None, &[]))
+        .record(&record(
+            [person("d", "dee"), person("l", "los")],
+            None,
+            SIX_KEPT,
+        ))
         .unwrap();
     let board = store.leaderboard(Some("tictactoe"), 1, 20).unwrap();
     // An identity is a new player: the dee of version 1 stays apart.
@@ -341,4 +362,140 @@ fn not_a_database_is_an_error() {
     )
     .unwrap();
     assert!(Store::open(dir.path()).is_err());
+}
+
+/// Why game `id` does not rank, as stored (`None`: it ranks).
+fn unranked_of(store: &Store, id: i64) -> Option<String> {
+    lock(&store.writer)
+        .query_row("SELECT unranked FROM games WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
+        .unwrap()
+}
+
+#[test]
+fn a_game_not_wholly_judged_against_the_random_level_short_or_against_oneself_does_not_rank() {
+    let store = Store::in_memory().unwrap();
+    let (ann, bob) = (person("a", "ann"), person("b", "bob"));
+    // One ranked game each, for totals to compare with.
+    let ranked = store
+        .record(&record([ann.clone(), bob.clone()], None, SIX_KEPT))
+        .unwrap();
+    assert_eq!(unranked_of(&store, ranked), None);
+    // ann's missed move unjudged (the search gave up): not accurate by
+    // default, the whole game unranked.
+    let mut unjudged = SIX_KEPT.to_vec();
+    unjudged[4] = None;
+    let random = Seat::Computer {
+        level: "random".into(),
+    };
+    let perfect = Seat::Computer {
+        level: "perfect".into(),
+    };
+    let cases = [
+        (
+            record([ann.clone(), bob.clone()], Some(0), &unjudged),
+            "unjudged",
+        ),
+        (record([ann.clone(), random], Some(0), SIX_KEPT), "random"),
+        // bob made two moves: short (ann's three do not help).
+        (
+            record([ann.clone(), bob.clone()], Some(0), &SIX_KEPT[..5]),
+            "short",
+        ),
+        (
+            record([perfect.clone(), ann.clone()], Some(0), &SIX_KEPT[..5]),
+            "short",
+        ),
+        (
+            record([ann.clone(), ann.clone()], Some(0), SIX_KEPT),
+            "oneself",
+        ),
+    ];
+    for (game, why) in cases {
+        let id = store.record(&game).unwrap();
+        assert_eq!(unranked_of(&store, id).as_deref(), Some(why), "{game:?}");
+        assert_eq!(store.game(id).unwrap().unwrap().moves, game.moves);
+    }
+    assert_eq!(store.count(None).unwrap(), 6, "every game recorded");
+    let board = store.leaderboard(None, 1, 20).unwrap();
+    for name in ["ann", "bob"] {
+        let e = entry(&board, name);
+        assert_eq!(
+            (e.games, e.wins, e.draws, e.rated_moves, e.kept_moves),
+            (1, 0, 1, 3, 3),
+            "{name}: only the ranked game counts"
+        );
+    }
+    assert!(board.computer.is_empty(), "{board:?}");
+    // The computer's seats are not held to the minimum: its two moves
+    // before the person's third are enough.
+    let id = store
+        .record(&record([perfect, ann], Some(1), &SIX_KEPT[..6]))
+        .unwrap();
+    assert_eq!(unranked_of(&store, id), None);
+}
+
+#[test]
+fn the_minimum_of_moves_is_the_game_familys() {
+    let store = Store::in_memory().unwrap();
+    for (game, min) in [
+        ("tictactoe", 3),
+        ("cube", 3),
+        ("tictactoe:4x4", 4),
+        ("qubic", 4),
+        ("dots:2x2", 3),
+    ] {
+        assert_eq!(min_moves(game), min);
+        for (moves, ranks) in [(2 * min - 1, false), (2 * min, true)] {
+            let mut game_record = record(
+                [person("a", "ann"), person("b", "bob")],
+                None,
+                &vec![Some(true); moves],
+            );
+            game_record.game = game.into();
+            let id = store.record(&game_record).unwrap();
+            assert_eq!(unranked_of(&store, id).is_none(), ranks, "{game}, {moves}");
+        }
+    }
+}
+
+#[test]
+fn an_address_makes_a_few_new_identities_an_hour() {
+    let store = Store::in_memory().unwrap();
+    let here: std::net::IpAddr = "192.0.2.7".parse().unwrap();
+    let there: std::net::IpAddr = "198.51.100.9".parse().unwrap();
+    let perfect = Seat::Computer {
+        level: "perfect".into(),
+    };
+    let game = |id: &str, address| {
+        let mut r = record([person(id, id), perfect.clone()], Some(1), SIX_KEPT);
+        r.addresses[0] = Some(address);
+        r
+    };
+    // An unranked game makes no identity (and takes none of the quota).
+    let mut short = game("short1234", here);
+    short.moves.truncate(3);
+    store.record(&short).unwrap();
+    let limit = NEW_IDENTITIES_PER_HOUR as usize;
+    let names: Vec<String> = (0..=limit).map(|i| format!("id{i}")).collect();
+    for name in &names {
+        store.record(&game(name, here)).unwrap();
+    }
+    // Known identities still count, from any address; a new one from
+    // another address too.
+    store.record(&game("id0", here)).unwrap();
+    store.record(&game("else", there)).unwrap();
+    let board = store.leaderboard(None, 1, 100).unwrap();
+    let listed: Vec<&str> = board.people.iter().map(|e| e.name.as_str()).collect();
+    let mut expected: Vec<&str> = names[..limit].iter().map(String::as_str).collect();
+    expected.push("else");
+    let mut sorted = listed.clone();
+    sorted.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(sorted, expected, "the sixth new identity counts for nobody");
+    assert_eq!(entry(&board, "id0").games, 2);
+    // The games all recorded; the computer's seat counted in each ranked one.
+    assert_eq!(store.count(None).unwrap(), limit as u64 + 4);
+    assert_eq!(entry(&board, "computer (perfect)").games, limit as u64 + 3);
 }

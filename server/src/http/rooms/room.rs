@@ -82,6 +82,9 @@ pub(crate) struct GameState {
     pub(crate) names: [Option<String>; 2],
     /// Each seat's per-browser identity, as its last connection gave it.
     pub(crate) identities: [Option<String>; 2],
+    /// Each seat's client address ([`client_key`](crate::http::rate::client_key)),
+    /// as the connection that gave its identity came from.
+    pub(crate) addresses: [Option<std::net::IpAddr>; 2],
     pub(crate) online: [usize; 2],
     /// Whether each seat has ever been connected.
     pub(crate) joined: [bool; 2],
@@ -138,6 +141,7 @@ impl Room {
                 game,
                 names: [None, None],
                 identities: [None, None],
+                addresses: [None, None],
                 online: [0, 0],
                 joined: [false, false],
                 spectators: 0,
@@ -285,6 +289,8 @@ impl GameState {
             identity: self.identities[s].clone(),
             name: self.names[s].clone().unwrap_or_default(),
         });
-        self.game.record("room", players, &self.verdicts)
+        let mut record = self.game.record("room", players, &self.verdicts);
+        record.addresses = self.addresses;
+        record
     }
 }

@@ -1,0 +1,68 @@
+//! Which recorded games rank. A game is always recorded; it counts in its
+//! players' totals (and so on the leaderboard) only when it says something
+//! about how they play against perfect play:
+//!
+//! - every move was judged against perfect play ([`Unranked::Unjudged`]
+//!   otherwise: a move whose value was unknown within the search budget is
+//!   never taken as accurate);
+//! - no seat was the computer's random level ([`Unranked::Random`]: wins
+//!   against it say nothing);
+//! - every person made at least [`min_moves`] moves of their own
+//!   ([`Unranked::Short`]: a game resigned after one easy move would
+//!   otherwise be a perfect score);
+//! - the two seats were not the same player ([`Unranked::Oneself`]).
+
+use super::records::{GameRecord, Seat};
+
+/// Why a recorded game does not rank (stored in `games.unranked`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Unranked {
+    /// A move was not judged against perfect play.
+    Unjudged,
+    /// The computer played at its random level.
+    Random,
+    /// A person made fewer than [`min_moves`] moves.
+    Short,
+    /// Both seats were the same player.
+    Oneself,
+}
+
+impl Unranked {
+    /// The name stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unranked::Unjudged => "unjudged",
+            Unranked::Random => "random",
+            Unranked::Short => "short",
+            Unranked::Oneself => "oneself",
+        }
+    }
+}
+
+/// The moves a person makes in a game of `game` (its name) for the game to
+/// rank: the marks of a line in the tic-tac-toe family (3 on 3×3 and the
+/// 3×3×3 cube, 4 on 4×4 and Qubic: fewer cannot make a line of one's own),
+/// 3 in dots-and-boxes.
+pub fn min_moves(game: &str) -> usize {
+    match game {
+        "tictactoe:4x4" | "qubic" => 4,
+        _ => 3,
+    }
+}
+
+/// Why `game` does not rank, or `None` if it ranks (playing oneself is
+/// told by the players' numbers, see [`Unranked::Oneself`]).
+pub fn unranked(game: &GameRecord) -> Option<Unranked> {
+    if game.moves.iter().any(|m| m.kept.is_none()) {
+        return Some(Unranked::Unjudged);
+    }
+    let random = |s: &Seat| matches!(s, Seat::Computer { level } if level == "random");
+    if game.players.iter().any(random) {
+        return Some(Unranked::Random);
+    }
+    let short = (0..2u8).any(|seat| {
+        matches!(game.players[usize::from(seat)], Seat::Person { .. })
+            && game.moves.iter().filter(|m| m.seat == seat).count() < min_moves(&game.game)
+    });
+    short.then_some(Unranked::Short)
+}
