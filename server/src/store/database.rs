@@ -100,7 +100,7 @@ impl Store {
             readers,
             next_reader: AtomicUsize::new(0),
             path,
-            new_identities_per_hour: super::writes::NEW_IDENTITIES_PER_HOUR,
+            new_identities_per_hour: super::ranking::NEW_IDENTITIES_PER_HOUR,
         })
     }
 

@@ -5,8 +5,7 @@ use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, Transaction};
 
 use super::names::counts_as_a_name;
-use super::reads::MIN_RANKED_GAMES;
-use super::writes::ALL_GAMES;
+use super::ranking::{ALL_GAMES, MIN_RANKED_GAMES};
 
 /// A migration brings the schema from its version to the next.
 type Migration = fn(&Transaction<'_>) -> Result<()>;

@@ -42,7 +42,5 @@ mod tests;
 
 pub use database::{FILE_NAME, Store};
 pub use names::{ANONYMOUS, computer_name, is_reserved_name, is_valid_identity};
-pub use ranking::{Unranked, min_moves};
-pub use reads::MIN_RANKED_GAMES;
+pub use ranking::{ALL_GAMES, MIN_RANKED_GAMES, NEW_IDENTITIES_PER_HOUR, Unranked, min_moves};
 pub use records::{Board, Entry, GameRecord, MoveRecord, Seat};
-pub use writes::{ALL_GAMES, NEW_IDENTITIES_PER_HOUR};

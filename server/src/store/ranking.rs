@@ -14,6 +14,19 @@
 
 use super::records::{GameRecord, Seat};
 
+/// Games a person plays (of a game, or in all) before they get a rank;
+/// until then they are listed after the ranked players, without a rank.
+pub const MIN_RANKED_GAMES: u64 = 3;
+
+/// The game under which the totals over every game are kept.
+pub const ALL_GAMES: &str = "*";
+
+/// New identities a client address may bring to the leaderboard in an
+/// hour, unless set otherwise ([`Store::with_new_identities_per_hour`](super::Store::with_new_identities_per_hour));
+/// past them its new identities' games count for nobody in their seat
+/// (the game is still recorded, and counts for the other seat).
+pub const NEW_IDENTITIES_PER_HOUR: u32 = 5;
+
 /// Why a recorded game does not rank (stored in `games.unranked`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Unranked {

@@ -5,12 +5,8 @@ use rusqlite::{OptionalExtension, params};
 
 use super::database::Store;
 use super::names::ANONYMOUS;
+use super::ranking::{ALL_GAMES, MIN_RANKED_GAMES};
 use super::records::{Board, Entry, GameRecord, MoveRecord, Seat};
-use super::writes::ALL_GAMES;
-
-/// Games a person plays (of a game, or in all) before they get a rank;
-/// until then they are listed after the ranked players, without a rank.
-pub const MIN_RANKED_GAMES: u64 = 3;
 
 impl Store {
     /// The game recorded under `id`, if any. A person's identity is not

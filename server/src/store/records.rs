@@ -69,7 +69,7 @@ pub struct GameRecord {
     pub moves: Vec<MoveRecord>,
     /// Each seat's client address ([`client_key`]'s), where known: a new
     /// identity counts against its address
-    /// ([`NEW_IDENTITIES_PER_HOUR`](super::writes::NEW_IDENTITIES_PER_HOUR)).
+    /// ([`NEW_IDENTITIES_PER_HOUR`](super::ranking::NEW_IDENTITIES_PER_HOUR)).
     /// Not stored with the game (read back as `None`).
     ///
     /// [`client_key`]: crate::http::rate::client_key

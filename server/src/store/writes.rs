@@ -8,17 +8,8 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::database::{Store, lock, now};
 use super::names::{ANONYMOUS, computer_name};
-use super::ranking::{Unranked, unranked};
+use super::ranking::{ALL_GAMES, Unranked, unranked};
 use super::records::{GameRecord, Seat};
-
-/// The game under which the totals over every game are kept.
-pub const ALL_GAMES: &str = "*";
-
-/// New identities a client address may bring to the leaderboard in an
-/// hour, unless set otherwise ([`Store::with_new_identities_per_hour`]);
-/// past them its new identities' games count for nobody in their seat
-/// (the game is still recorded, and counts for the other seat).
-pub const NEW_IDENTITIES_PER_HOUR: u32 = 5;
 
 /// An hour, in seconds.
 const HOUR: i64 = 60 * 60;
