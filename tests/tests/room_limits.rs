@@ -224,8 +224,25 @@ async fn the_move_clock_forfeits_a_stalling_player_once_both_joined() {
     let state = o.state_with(0).await;
     assert!(state["result"].is_null(), "{state}");
     assert_eq!(state["clock"]["seat"], "first", "{state}");
-    x.send_move("4").await;
-    o.state_with(1).await;
+    // Each seat makes the game's minimum of moves to rank (3 on 3×3),
+    // nobody completing a line.
+    for (n, (first_seat, cell)) in [
+        (true, "4"),
+        (false, "0"),
+        (true, "1"),
+        (false, "7"),
+        (true, "3"),
+        (false, "5"),
+        (true, "2"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let seat = if first_seat { &mut x } else { &mut o };
+        seat.send_move(cell).await;
+        x.state_with(n + 1).await;
+        o.state_with(n + 1).await;
+    }
     // The second player stalls: they forfeit, and the game is recorded.
     let over = loop {
         let state = x.next().await.expect("open");
