@@ -326,6 +326,9 @@ async fn a_malformed_position_is_refused_before_it_waits_for_a_search() {
         "/api/v1/probe?game=qubic&position=XX",
         "/api/v1/probe?game=dots:5x5&position=5x5:h9,9",
         "/api/v1/mainline?game=dots:4x4&position=4x4:101",
+        "/api/v1/computer?game=qubic&position=XX&level=classic",
+        "/api/v1/computer?game=dots:5x5&position=5x5:h9,9&level=perfect",
+        "/api/v1/computer?game=cube&position=XX&level=random",
     ] {
         let started = Instant::now();
         let (status, _, json) = request(&server, me(), "GET", path, &[], "").await;
