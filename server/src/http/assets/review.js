@@ -3,8 +3,10 @@
 import { costText, describe, plural } from "./values.js";
 
 /** What one move did. `item`: { ply, seat, who, coord, kept, cost,
- * costMost, before, best } (`costMost` where the cost is only bounded) — `before` the value of the position it was played in and `best`
- * the best move there ({ coord, text }), where known. */
+ * costMost, before, best } — `costMost` the most it may have cost where
+ * only a range is proved, `before` the value of the position it was
+ * played in and `best` the best move there ({ coord, text }), where
+ * known. */
 function verdictText(item, dots) {
   if (item.kept === null || item.kept === undefined) return "unknown within the search budget";
   if (item.kept) {
