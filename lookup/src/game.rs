@@ -366,8 +366,14 @@ pub trait ExactSolver<P>: fmt::Debug + Send {
     /// solver has no such search, and the moves are scored one by one.
     /// Where the limits run out first, what the search proved by then
     /// ([`MoveScores::unknown`] says why the bounds did not meet).
-    fn score_moves(&mut self, position: P) -> Option<MoveScores> {
-        let _ = position;
+    /// `report` is told the bounds proved as they narrow, between the
+    /// search's own steps (never inside them).
+    fn score_moves(
+        &mut self,
+        position: P,
+        report: &mut dyn FnMut(&MoveScores),
+    ) -> Option<MoveScores> {
+        let _ = (position, report);
         None
     }
 }

@@ -272,7 +272,16 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         // A search that stops early says what it proved (bounds on the
         // value and on every move), carried by `Error::Bounded`.
         let together = match self.table {
-            None => search.score_moves(position)?,
+            None => {
+                // What the search proves part way goes to the stop's
+                // listener, if any, in move notation.
+                let mut report = |scores: &MoveScores| {
+                    if stop.is_listened() {
+                        stop.report(&self.bounds_of(position, scores.value, &scores.moves));
+                    }
+                };
+                search.score_moves(position, &mut report)?
+            }
             Some(_) => None,
         };
         let (score, at_most, source, move_scores) = match together {
@@ -385,6 +394,20 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         value: (Score, Score),
         moves: &[(Score, Score)],
     ) -> Error {
+        Error::Bounded {
+            cause: Box::new(cause),
+            bounds: Box::new(self.bounds_of(position, value, moves)),
+        }
+    }
+
+    /// Bounds on the scores of `position` and of its moves (in the order
+    /// of [`Game::moves`]) as bounds on their values, the moves named.
+    fn bounds_of(
+        &self,
+        position: G::Position,
+        value: (Score, Score),
+        moves: &[(Score, Score)],
+    ) -> Bounds {
         let game = &self.game;
         let bounds = |(lower, upper): (Score, Score)| ValueBounds {
             lower: game.value(position, lower).into(),
@@ -399,12 +422,9 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
                 bounds: bounds(scores),
             })
             .collect();
-        Error::Bounded {
-            cause: Box::new(cause),
-            bounds: Box::new(Bounds {
-                value: bounds(value),
-                moves,
-            }),
+        Bounds {
+            value: bounds(value),
+            moves,
         }
     }
 

@@ -126,13 +126,18 @@ impl<'g, G: Game> Search<'g, G> {
     /// The score of `position` and of each of its moves (in the order of
     /// [`Game::moves`]) from one search, or the bounds it proved within the
     /// limits, where the game's own solver has one
-    /// ([`ExactSolver::score_moves`]); `None` otherwise.
+    /// ([`ExactSolver::score_moves`]); `None` otherwise. `report` is told
+    /// the bounds as they narrow.
     ///
     /// # Errors
     ///
     /// The request's [`Stop`](crate::Stop) already stopped, before any
     /// search.
-    pub fn score_moves(&mut self, position: G::Position) -> Result<Option<MoveScores>, Error> {
+    pub fn score_moves(
+        &mut self,
+        position: G::Position,
+        report: &mut dyn FnMut(&MoveScores),
+    ) -> Result<Option<MoveScores>, Error> {
         self.limits.stop.poll()?;
         if !self.dedicated_made {
             self.dedicated = self.game.exact_solver(self.limits.clone());
@@ -142,7 +147,7 @@ impl<'g, G: Game> Search<'g, G> {
         let Some(solver) = self.dedicated.as_mut() else {
             return Ok(None);
         };
-        let scores = solver.score_moves(position);
+        let scores = solver.score_moves(position, report);
         self.limits.stop.charge(self.nodes() - before);
         Ok(scores)
     }

@@ -2,12 +2,16 @@
 //! budget shared by every search one request starts, and cancellation when
 //! the request ends first. Every solver polls it where it already reads its
 //! clock ([`Stop::poll`]); [`Search`](crate::Search) charges each call's
-//! nodes to it.
+//! nodes to it. A stop may also carry who listens to what a search proves
+//! before it ends ([`Stop::reporting`]): a solver that proves bounds part
+//! way (dots-and-boxes) reports them there.
 
+use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::bounds::Bounds;
 use crate::error::Error;
 
 /// A shared stop for the searches of one request: clones share it, so the
@@ -37,6 +41,18 @@ struct Shared {
     /// The stop this one was cut from ([`Stop::within`]): it stops this
     /// one too, and is charged what this one spends.
     parent: Stop,
+    /// Who is told the bounds proved part way ([`Stop::reporting`]).
+    listener: Option<Listener>,
+}
+
+/// A listener to the bounds a search proves as it goes.
+#[derive(Clone)]
+struct Listener(Arc<dyn Fn(&Bounds) + Send + Sync>);
+
+impl fmt::Debug for Listener {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Listener")
+    }
 }
 
 impl Stop {
@@ -49,6 +65,7 @@ impl Stop {
             spent: AtomicU64::new(0),
             cancelled: AtomicBool::new(false),
             parent: Stop::default(),
+            listener: None,
         })))
     }
 
@@ -63,7 +80,46 @@ impl Stop {
             spent: AtomicU64::new(0),
             cancelled: AtomicBool::new(false),
             parent: self.clone(),
+            listener: None,
         })))
+    }
+
+    /// This stop, with `listener` told the bounds on a position and its
+    /// moves that a search proves before it ends ([`Stop::report`]): a
+    /// stop cut from this one that stops, and is charged, as this one
+    /// does.
+    pub fn reporting(&self, listener: impl Fn(&Bounds) + Send + Sync + 'static) -> Stop {
+        Stop(Some(Arc::new(Shared {
+            deadline: None,
+            nodes: None,
+            spent: AtomicU64::new(0),
+            cancelled: AtomicBool::new(false),
+            parent: self.clone(),
+            listener: Some(Listener(Arc::new(listener))),
+        })))
+    }
+
+    /// Whether a listener waits for bounds ([`Stop::reporting`]), here or
+    /// in a stop this one was cut from: without one, a search need not
+    /// build its report.
+    pub fn is_listened(&self) -> bool {
+        self.listener().is_some()
+    }
+
+    /// Tells the nearest listener ([`Stop::reporting`]) what a search
+    /// has proved so far; nothing without one.
+    pub fn report(&self, bounds: &Bounds) {
+        if let Some(listener) = self.listener() {
+            (listener.0)(bounds);
+        }
+    }
+
+    fn listener(&self) -> Option<&Listener> {
+        let shared = self.0.as_ref()?;
+        shared
+            .listener
+            .as_ref()
+            .or_else(|| shared.parent.listener())
     }
 
     /// Stops every search that shares this stop, at its next poll.
@@ -109,7 +165,7 @@ impl Stop {
     pub fn is_limited(&self) -> bool {
         self.0
             .as_ref()
-            .is_some_and(|s| s.deadline.is_some() || s.nodes.is_some())
+            .is_some_and(|s| s.deadline.is_some() || s.nodes.is_some() || s.parent.is_limited())
     }
 
     /// The nodes still to spend, if the budget is bounded.
@@ -193,5 +249,36 @@ mod tests {
         part.cancel();
         assert!(whole.poll().is_ok());
         assert_eq!(part.nodes_left(), None);
+    }
+
+    #[test]
+    fn a_listener_hears_its_stop_and_the_parts_cut_from_it() {
+        use crate::bounds::ValueBounds;
+        use crate::value::AnyValue;
+        use std::sync::Mutex;
+
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let whole = Stop::new(Some(Duration::from_secs(60)), Some(100));
+        assert!(!whole.is_listened());
+        let ear = Arc::clone(&heard);
+        let listened = whole.reporting(move |b: &Bounds| ear.lock().unwrap().push(b.clone()));
+        let part = listened.within(Duration::from_secs(30));
+        assert!(listened.is_listened() && part.is_listened());
+        // The listened stop is limited, stopped and charged as its whole.
+        assert!(listened.is_limited());
+        part.charge(40);
+        assert_eq!(whole.nodes_left(), Some(60));
+        let bounds = Bounds {
+            value: ValueBounds {
+                lower: AnyValue::Margin(-2),
+                upper: AnyValue::Margin(4),
+            },
+            moves: Vec::new(),
+        };
+        part.report(&bounds);
+        whole.report(&bounds); // no listener there: nothing heard
+        assert_eq!(heard.lock().unwrap().len(), 1);
+        whole.cancel();
+        assert!(matches!(part.poll(), Err(Error::Cancelled)));
     }
 }

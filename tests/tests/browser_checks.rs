@@ -228,7 +228,7 @@ async fn explorer_checks(page: &Page, checks: &mut Checks) {
             .await;
             let source = page.text("source").await;
             assert!(
-                !source.contains("(the rules)") && source.contains("forced ("),
+                !source.contains("(the rules)") && source.contains("finishes a line"),
                 "{source}"
             );
         })

@@ -3,7 +3,11 @@
 //! end or both on either side of zero; a Qubic win in one off the
 //! strategy settled by forced play before any search, its winning move
 //! proven best while the others stay open and played by the perfect
-//! computer; and one search per position, counted by the server.
+//! computer; and one search per position, counted by the server; the
+//! streamed analysis narrowing (Qubic and dots); a review cost known only
+//! as a range said as one; a 5x5 board on a phone with no tag overlapping
+//! another or off the board; and the page's smaller promises (first
+//! visit, bad link, untagged cells, sources of forced play, rated game).
 //! Headless Chromium over WebDriver, as `browser_flows`.
 
 use std::time::{Duration, Instant};
@@ -20,9 +24,11 @@ fn searched_positions_in_headless_chromium() {
         let started = Instant::now();
         let profile = tempfile::tempdir().unwrap();
         let (_driver, page) = start(profile.path()).await;
+        smaller_items(&page).await;
         qubic_win_in_one(&page).await;
         eprintln!("qubic: {:.1} s", started.elapsed().as_secs_f64());
         ranges_narrow_as_they_stream(&page).await;
+        dots_ranges_narrow_as_they_stream(&page).await;
         eprintln!("stream: {:.1} s", started.elapsed().as_secs_f64());
         ranges_on_every_dots_board(&page).await;
         eprintln!("dots: {:.1} s", started.elapsed().as_secs_f64());
@@ -69,6 +75,154 @@ fn qubic_open_three() -> (String, Vec<String>) {
         }
     }
     panic!("no Qubic position with O to move and a win in one in 100,000 random games");
+}
+
+/// The page's smaller promises, in the one session: the first visit's
+/// line (and none on the next), the bad link's game menu naming the
+/// link's game, Qubic's untagged cells counted and explained, the source
+/// sentence of an answer of forced play true of its kind (a threat line's
+/// bound: the defender has choices), the rated game's sentence in one
+/// line of text with the name field still editable once it is ticked.
+async fn smaller_items(page: &Page) {
+    // The first visit (a fresh profile) says what the page is, once.
+    page.open("").await;
+    let intro = page
+        .js("const i = document.getElementById('intro'); return i.hidden ? '' : i.textContent")
+        .await;
+    assert!(
+        intro.as_str().is_some_and(|t| t.len() > 20),
+        "first visit: {intro}"
+    );
+    page.open("").await;
+    assert_eq!(
+        page.js("return document.getElementById('intro').hidden")
+            .await,
+        true
+    );
+
+    // A bad Qubic link: the problem page's game menu names Qubic.
+    page.visit("?game=qubic&start=not-a-position").await;
+    assert!(
+        page.problem().await.is_some(),
+        "a bad link shows the problem"
+    );
+    assert_eq!(
+        page.js("return document.getElementById('game').value")
+            .await,
+        "qubic"
+    );
+
+    // Qubic's start: the strategy gives X's move only; the cells without
+    // a tag are counted in the meaning.
+    page.open("?game=qubic&first=human&second=human").await;
+    let (tagged, cells): (usize, usize) = serde_json::from_value(
+        page.js(
+            "return [document.querySelectorAll('#board [data-move] .tag').length,
+                         document.querySelectorAll('#board [data-move]').length]",
+        )
+        .await,
+    )
+    .unwrap();
+    let explain = page.text("explain").await;
+    assert!(tagged < cells, "{tagged} of {cells} tagged");
+    assert!(
+        explain.contains(&format!("{} cells without a tag", cells - tagged)),
+        "{explain}"
+    );
+
+    // An answer of the rules whose length is a bound (a threat line): its
+    // source says the defender may reply otherwise, never that every move
+    // is forced; one of exact forced play says neither.
+    let (bounded, exact) = qubic_forced_positions(&page.oracle);
+    for (position, bound) in [(&bounded, true), (&exact, false)] {
+        page.open(&format!(
+            "?game=qubic&start={}&first=human&second=human",
+            enc(position)
+        ))
+        .await;
+        page.screenshot(if bound {
+            "qubic-forced-bound-1280"
+        } else {
+            "qubic-forced-exact-1280"
+        })
+        .await;
+        let source = page.text("source").await;
+        assert!(
+            !source.contains("every move to the end"),
+            "{position}: {source}"
+        );
+        assert!(source.contains("without a search"), "{position}: {source}");
+        assert_eq!(
+            source.contains("may reply otherwise"),
+            bound,
+            "{position}: {source}"
+        );
+        let explain = page.text("explain").await;
+        assert!(
+            !explain.contains("a bound from the proved strategy"),
+            "{position}: {explain}"
+        );
+    }
+
+    // Rated: its sentence one run of text (the link inline, not floated
+    // away), the name field editable once ticked.
+    page.open("?game=tictactoe&first=human&second=perfect")
+        .await;
+    page.click("rated").await;
+    let rated = page
+        .js("const span = document.querySelector('#rated + span');
+             const a = span.querySelector('a');
+             const s = span.getBoundingClientRect(), r = a.getBoundingClientRect();
+             const name = document.getElementById('name');
+             return [span.children.length === 1 && span.textContent.includes('goes into the leaderboard'),
+                     getComputedStyle(a).float === 'none' && r.left >= s.left && r.right <= s.right
+                       && r.top >= s.top && r.bottom <= s.bottom,
+                     !name.disabled && !name.readOnly]")
+        .await;
+    page.screenshot("rated-ticked-1280").await;
+    assert_eq!(
+        rated,
+        serde_json::json!([true, true, true]),
+        "rated: {rated}"
+    );
+    page.click("rated").await;
+}
+
+/// Two Qubic positions the rules answer without the strategy's table: one
+/// where the answer's length is a bound (a threat line), one exact.
+fn qubic_forced_positions(oracle: &solvedb_lookup::Oracle) -> (String, String) {
+    let g = Qubic;
+    let mut rng = Rng::new(4559);
+    let (mut bounded, mut exact) = (None, None);
+    for _ in 0..100_000 {
+        let mut p = g.start();
+        for _ in 0..rng.below(14) + 4 {
+            let moves = g.moves(p);
+            p = g.play(p, *rng.pick(&moves)).0;
+            if g.terminal_score(p).is_some() {
+                break;
+            }
+        }
+        if g.terminal_score(p).is_some() {
+            continue;
+        }
+        let text = g.notation(p);
+        let Ok(report) = oracle.answer_within(GameId::Qubic, &text, Want::Moves, &table_only())
+        else {
+            continue;
+        };
+        if report.source != solvedb_lookup::Source::ForcedPlay {
+            continue;
+        }
+        match report.value {
+            solvedb_lookup::AnyValue::AtMost(_) => bounded.get_or_insert(text),
+            _ => exact.get_or_insert(text),
+        };
+        if let (Some(b), Some(e)) = (&bounded, &exact) {
+            return (b.clone(), e.clone());
+        }
+    }
+    panic!("no forced Qubic positions: bound {bounded:?}, exact {exact:?}");
 }
 
 /// The searches the server has counted, read from a probe's header.
@@ -172,6 +326,7 @@ async fn ranges_on_every_dots_board(page: &Page) {
         .collect();
     assert!(boards.len() >= 3, "{boards:?}");
     let mut rng = Rng::new(4518);
+    let (mut ranged_costs, mut one_sided) = (0, 0);
     for game in boards {
         let GameId::Dots { rows, cols } = game else {
             unreachable!()
@@ -204,6 +359,8 @@ async fn ranges_on_every_dots_board(page: &Page) {
                 board.moves(p).len(),
                 "{game} {text}: every move tagged"
             );
+            ranged_costs += range_cost_said_as_range(page, game, &text).await;
+            one_sided += one_sided_value_said(page, game, &text).await;
             for tag in &tags {
                 if let Some((lo, hi)) = tag.split_once('…') {
                     below |= lo.starts_with('−') && hi.starts_with('−');
@@ -224,6 +381,9 @@ async fn ranges_on_every_dots_board(page: &Page) {
             below && straddling,
             "{game}: ranges below zero at both ends {below}, across zero {straddling}"
         );
+        eprintln!(
+            "{game}: so far {ranged_costs} costs known only as a range, {one_sided} values above zero at both ends"
+        );
         if (rows, cols) == (5, 5) {
             // On a phone the ranges' tags stay readable: 12 px at least.
             page.viewport(390, 844).await;
@@ -232,9 +392,95 @@ async fn ranges_on_every_dots_board(page: &Page) {
             let (_, _, tag, _) = phone_sizes(page).await;
             page.screenshot("dots-5x5-ranges-390").await;
             assert!(tag >= 12.0, "{game}: range tags of {tag:.1} px on a phone");
+            // No two tags overlap, and every tag lies on the board.
+            let clash = page
+                .js("const board = document.querySelector('#board svg').getBoundingClientRect();
+                     const tags = [...document.querySelectorAll('#board .edge-tag')]
+                       .map((t) => [t.textContent, t.getBoundingClientRect()]);
+                     const out = [];
+                     for (const [text, r] of tags) {
+                       if (r.left < board.left || r.right > board.right ||
+                           r.top < board.top || r.bottom > board.bottom) out.push(`${text} off the board`);
+                     }
+                     for (let i = 0; i < tags.length; i++)
+                       for (let j = i + 1; j < tags.length; j++) {
+                         const [a, r] = tags[i], [b, q] = tags[j];
+                         if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom)
+                           out.push(`${a} overlaps ${b}`);
+                       }
+                     return [tags.length, out];")
+                .await;
+            let (count, clashes): (usize, Vec<String>) = serde_json::from_value(clash).unwrap();
+            assert!(
+                count > 0 && clashes.is_empty(),
+                "{game} at 390 px: {clashes:?}"
+            );
             page.viewport(1280, 800).await;
         }
     }
+    assert!(ranged_costs > 0, "no move's cost was known only as a range");
+}
+
+/// Where the stopped answer of `position` proves a move gave boxes away
+/// but only bounds how many (the value's range less the move's), the
+/// review's verdict on it, judged and drawn by the page's own code, says
+/// the range, not one count. Returns 1 where there was such a move.
+async fn range_cost_said_as_range(page: &Page, game: GameId, position: &str) -> usize {
+    let said = page
+        .js(&format!(
+            "return (async () => {{
+               const {{ judge, renderReview }} = await import('/assets/review.js');
+               const r = await fetch('/api/v1/probe?game={}&position={}');
+               const body = await r.json();
+               if (r.ok || !body.bounds) return null;
+               const b = body.bounds;
+               const m = b.moves.find((m) => m.upper < b.lower && b.upper - m.lower > b.lower - m.upper);
+               if (!m) return null;
+               const v = judge({{ ok: false, ...body }}, null, m.move, {{ dots: true, coord: (x) => x }});
+               const div = document.createElement('div');
+               renderReview(div, [{{ ply: 0, seat: 0, who: 'A', coord: m.move, kept: null, ...v }}],
+                 {{ dots: true, players: ['A', 'B'] }});
+               return [div.querySelector('#verdicts li').textContent, b.lower - m.upper, b.upper - m.lower];
+             }})()",
+            enc(&game.to_string()),
+            enc(position)
+        ))
+        .await;
+    if said.is_null() {
+        return 0;
+    }
+    let (text, least, most): (String, i64, i64) = serde_json::from_value(said).unwrap();
+    assert!(
+        text.contains(&format!("gave away between {least} and {most} boxes")),
+        "{game} {position}: {text}"
+    );
+    1
+}
+
+/// Where the stopped answer of `position` (the page's) proves the value
+/// above zero at both ends, the page says it is "at least" the low end.
+/// Returns 1 where it was so.
+async fn one_sided_value_said(page: &Page, game: GameId, position: &str) -> usize {
+    let asked = page
+        .js(&format!(
+            "return fetch('/api/v1/probe?game={}&position={}').then(r => r.json())
+               .then(b => b.bounds ? [b.bounds.lower, b.bounds.upper] : null)",
+            enc(&game.to_string()),
+            enc(position)
+        ))
+        .await;
+    let Ok((lower, upper)) = serde_json::from_value::<(i64, i64)>(asked) else {
+        return 0;
+    };
+    if lower <= 0 || lower == upper {
+        return 0;
+    }
+    let explain = page.text("explain").await;
+    assert!(
+        explain.contains(&format!("the value is at least +{lower} box")),
+        "{game} {position}: {lower}..{upper}: {explain}"
+    );
+    1
 }
 
 /// A late Qubic position off the strategy, nobody threatening a line at
@@ -279,26 +525,7 @@ async fn ranges_narrow_as_they_stream(page: &Page) {
                 break text;
             }
         };
-        let events = page
-            .js(&format!(
-                "return fetch('/api/v1/analysis?game=qubic&position={}').then(r => r.text())",
-                enc(&position)
-            ))
-            .await;
-        let events = events.as_str().unwrap().to_owned();
-        let mut steps: Vec<serde_json::Value> = Vec::new();
-        let mut answer = None;
-        for block in events.split("\n\n") {
-            let kind = block.lines().find_map(|l| l.strip_prefix("event: "));
-            let data = block.lines().find_map(|l| l.strip_prefix("data: "));
-            match (kind, data) {
-                (Some("bounds"), Some(d)) => steps.push(serde_json::from_str(d).unwrap()),
-                (Some("answer"), Some(d)) => {
-                    answer = Some(serde_json::from_str::<serde_json::Value>(d).unwrap())
-                }
-                _ => {}
-            }
-        }
+        let (events, steps, answer) = stream(page, "qubic", &position).await;
         if steps.len() >= 2 {
             break (position, events, steps, answer);
         }
@@ -306,39 +533,14 @@ async fn ranges_narrow_as_they_stream(page: &Page) {
     };
     let answer = answer.unwrap_or_else(|| panic!("{position}: no answer in {events}"));
     assert!(steps.len() >= 2, "{position}: {} steps", steps.len());
-    // Each move's range in a later step lies within its range before.
-    let rank = |v: &serde_json::Value| -> i64 {
-        let plies = v["plies"].as_i64().unwrap();
-        match v["result"].as_str().unwrap() {
-            "win" => 1000 - plies,
-            "loss" => -1000 + plies,
-            _ => 0,
-        }
-    };
-    let ranges = |step: &serde_json::Value| -> Vec<(String, i64, i64)> {
-        step["bounds"]["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| {
-                (
-                    m["move"].as_str().unwrap().to_owned(),
-                    rank(&m["lower"]),
-                    rank(&m["upper"]),
-                )
-            })
-            .collect()
-    };
-    let exact = |r: &[(String, i64, i64)]| r.iter().filter(|(_, lo, hi)| lo == hi).count();
+    // Each move's range in a later step lies within its range before,
+    // and a step settles one more move.
     for pair in steps.windows(2) {
         let (before, after) = (ranges(&pair[0]), ranges(&pair[1]));
-        for ((mv, lo, hi), (mv2, lo2, hi2)) in before.iter().zip(&after) {
-            assert_eq!(mv, mv2);
-            assert!(
-                lo <= lo2 && hi2 <= hi,
-                "{position} {mv}: {lo}..{hi} then {lo2}..{hi2}"
-            );
-        }
+        assert!(
+            narrower(&before, &after),
+            "{position}: {before:?} then {after:?}"
+        );
         assert!(
             exact(&after) > exact(&before),
             "{position}: a step settles a move"
@@ -359,6 +561,162 @@ async fn ranges_narrow_as_they_stream(page: &Page) {
     let value = page.text("value").await;
     assert!(!value.contains("searching"), "{position}: {value}");
     eprintln!("streamed: {} steps, then {}", steps.len(), answer["status"]);
+}
+
+/// The server-sent events of the analysis of `position` of `game` (as
+/// the API names it), fetched by the page: the whole text, the `bounds`
+/// steps, the `answer`.
+async fn stream(
+    page: &Page,
+    game: &str,
+    position: &str,
+) -> (String, Vec<serde_json::Value>, Option<serde_json::Value>) {
+    let events = page
+        .js(&format!(
+            "return fetch('/api/v1/analysis?game={}&position={}').then(r => r.text())",
+            enc(game),
+            enc(position)
+        ))
+        .await;
+    let events = events.as_str().unwrap().to_owned();
+    let mut steps = Vec::new();
+    let mut answer = None;
+    for block in events.split("\n\n") {
+        let kind = block.lines().find_map(|l| l.strip_prefix("event: "));
+        let data = block.lines().find_map(|l| l.strip_prefix("data: "));
+        match (kind, data) {
+            (Some("bounds"), Some(d)) => steps.push(serde_json::from_str(d).unwrap()),
+            (Some("answer"), Some(d)) => answer = Some(serde_json::from_str(d).unwrap()),
+            _ => {}
+        }
+    }
+    (events, steps, answer)
+}
+
+/// A value of the API on one scale: a margin as it is, a win or a loss by
+/// its length (sooner is more extreme), a draw 0.
+fn rank(v: &serde_json::Value) -> i64 {
+    if let Some(margin) = v.as_i64() {
+        return margin;
+    }
+    let plies = v["plies"].as_i64().unwrap();
+    match v["result"].as_str().unwrap() {
+        "win" => 1000 - plies,
+        "loss" => -1000 + plies,
+        _ => 0,
+    }
+}
+
+/// The value's range and each move's in one `bounds` step, the value
+/// first (named `""`).
+fn ranges(step: &serde_json::Value) -> Vec<(String, i64, i64)> {
+    let value = &step["bounds"];
+    let moves = step["bounds"]["moves"].as_array().unwrap().iter().map(|m| {
+        (
+            m["move"].as_str().unwrap().to_owned(),
+            rank(&m["lower"]),
+            rank(&m["upper"]),
+        )
+    });
+    std::iter::once((String::new(), rank(&value["lower"]), rank(&value["upper"])))
+        .chain(moves)
+        .collect()
+}
+
+/// How many of `ranges` are exact.
+fn exact(ranges: &[(String, i64, i64)]) -> usize {
+    ranges.iter().filter(|(_, lo, hi)| lo == hi).count()
+}
+
+/// Whether each range of `after` lies within its range of `before`, the
+/// same moves in the same order.
+fn narrower(before: &[(String, i64, i64)], after: &[(String, i64, i64)]) -> bool {
+    before.len() == after.len()
+        && before
+            .iter()
+            .zip(after)
+            .all(|((mv, lo, hi), (mv2, lo2, hi2))| mv == mv2 && lo <= lo2 && hi2 <= hi)
+}
+
+/// A dots 4x4 position the server's search settles within its limit: the
+/// streamed bounds (the value's, from each of the root's tests, then each
+/// move's) only narrow, each step narrowing something, the first step
+/// still open; the answer's values lie in the last step's ranges; the page
+/// ends on the settled answer.
+async fn dots_ranges_narrow_as_they_stream(page: &Page) {
+    let board = Dots::new(4, 4).unwrap();
+    let mut rng = Rng::new(4551);
+    let mut tried = Vec::new();
+    // Positions from the middle of the game towards its start, until one
+    // takes the search several steps and is settled within the limit.
+    let (position, steps, answer) = loop {
+        assert!(
+            tried.len() < 24,
+            "no position streamed and settled: {tried:?}"
+        );
+        let undrawn = 18 + tried.len() as u32 / 2;
+        let Some(p) = board.random_without_third_sides(&mut rng, undrawn) else {
+            continue;
+        };
+        let position = board.notation(p);
+        let (events, steps, answer) = stream(page, "dots:4x4", &position).await;
+        let answer = answer.unwrap_or_else(|| panic!("{position}: no answer in {events}"));
+        if answer["status"] == 200 && steps.len() >= 4 {
+            break (position, steps, answer);
+        }
+        tried.push((position, steps.len(), answer["status"].clone()));
+    };
+    let all: Vec<Vec<(String, i64, i64)>> = steps.iter().map(ranges).collect();
+    assert!(
+        exact(&all[0]) < all[0].len(),
+        "{position}: the first step is settled"
+    );
+    for pair in all.windows(2) {
+        assert!(
+            narrower(&pair[0], &pair[1]),
+            "{position}: {:?} then {:?}",
+            pair[0],
+            pair[1]
+        );
+        assert_ne!(pair[0], pair[1], "{position}: a step narrows nothing");
+    }
+    // The answer's exact values lie in the last step's ranges.
+    let last = all.last().unwrap();
+    let body = &answer["body"];
+    assert!(last[0].1 <= rank(&body["value"]) && rank(&body["value"]) <= last[0].2);
+    for m in body["moves"].as_array().unwrap() {
+        let name = m["move"].as_str().unwrap();
+        let (_, lo, hi) = last.iter().find(|r| r.0 == name).unwrap();
+        let v = rank(&m["value"]);
+        assert!(
+            lo <= &v && &v <= hi,
+            "{position} {name}: {v} outside {lo}..{hi}"
+        );
+    }
+    page.open(&format!(
+        "?game=dots:4x4&start={}&first=human&second=human",
+        enc(&position)
+    ))
+    .await;
+    page.screenshot("dots-4x4-streamed-1280").await;
+    let value = page.text("value").await;
+    assert!(
+        !value.contains("searching") && !value.contains("not settled"),
+        "{position}: {value}"
+    );
+    let tags = page
+        .js("return [...document.querySelectorAll('#board .edge-tag')].map(t => t.textContent)")
+        .await;
+    let tags: Vec<String> = serde_json::from_value(tags).unwrap();
+    assert!(
+        !tags.is_empty() && tags.iter().all(|t| !t.contains('…')),
+        "{position}: {tags:?}"
+    );
+    eprintln!(
+        "dots 4x4 streamed: {} steps ({} positions tried first)",
+        steps.len(),
+        tried.len()
+    );
 }
 
 /// Waits until the room page is idle.

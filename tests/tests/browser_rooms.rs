@@ -110,6 +110,7 @@ async fn play(people: &[Person; 2], game: GameId, rng: &mut Rng) -> String {
     let mut seat = 0usize;
     let mut played = 0usize;
     let mut per_seat = [0usize; 2];
+    let mut last: Option<String> = None;
     loop {
         let moves = with_game!(game, g => {
             let p = g.parse(&position).unwrap();
@@ -140,6 +141,10 @@ async fn play(people: &[Person; 2], game: GameId, rng: &mut Rng) -> String {
         } else {
             rng.pick(&moves).clone()
         };
+        if let (GameId::TicTacToe, Some(taken), 1) = (game, &last, played) {
+            refused_move_names_its_cell(&people[seat], taken).await;
+        }
+        last = Some(mv.clone());
         per_seat[seat] += 1;
         // The other player's board refuses the click: not their turn.
         people[1 - seat].click_css(&move_selector(&mv)).await;
@@ -160,6 +165,29 @@ async fn play(people: &[Person; 2], game: GameId, rng: &mut Rng) -> String {
         }
     }
     people[0].text("turn").await
+}
+
+/// A click on a taken tic-tac-toe cell on the mover's page: the server
+/// refuses it, and the page names the cell as the board does ("b2" for
+/// cell 4: column letter, row number), not by its number.
+async fn refused_move_names_its_cell(person: &Person, taken: &str) {
+    let cell: u32 = taken.parse().unwrap();
+    let name = format!("{}{}", char::from(b'a' + (cell % 3) as u8), cell / 3 + 1);
+    person.click_css(&move_selector(taken)).await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        let status = person.text("status").await;
+        if status.contains("Refused") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "no refusal of {taken}: {status}");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    assert!(
+        status.contains(&format!("move {name}")) && !status.contains(&format!("move {taken}")),
+        "{taken}: {status}"
+    );
+    person.settled(Some(1)).await;
 }
 
 #[test]

@@ -17,9 +17,11 @@
 //! A move not settled keeps bounds the rules prove: it neither wins at
 //! once nor lets the opponent win at once, so its value lies between a
 //! loss in 4 and a win in 3. Dots-and-boxes positions are scored by the
-//! game's own solver in one search, which proves bounds on every move as
-//! it goes ([`Oracle::answer_within`]).
+//! game's own solver in one search, which proves bounds on the value and
+//! on every move as it goes ([`Oracle::answer_within`]) and reports them
+//! to the request's stop ([`Stop::reporting`]) after each of its tests.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use solvedb_lookup::{
@@ -41,8 +43,9 @@ pub struct Settled {
 /// Settles `position` of `game` within `stop` (the request's stop) and
 /// `time` (the request's search time): forced play first, then the
 /// search, as the [module](self) says. `progress` is told what is proved
-/// after forced play and after each move the search settles, before the
-/// final answer is returned.
+/// after forced play and after each move the search settles (dots: after
+/// each test of its search), before the final answer is returned, on the
+/// search's thread.
 ///
 /// # Errors
 ///
@@ -53,10 +56,10 @@ pub fn settle(
     position: &str,
     stop: &Stop,
     time: Duration,
-    progress: &mut dyn FnMut(&Proven),
+    progress: Progress,
 ) -> Result<Settled, Error> {
     if game.info().board.kind() == BoardKind::Dots {
-        return settle_in_one_search(oracle, game, position, stop);
+        return settle_in_one_search(oracle, game, position, stop, progress);
     }
     // A position the tables answer needs no search.
     if let Ok(report) = oracle.answer_within(game, position, Want::Moves, &table_only()) {
@@ -66,7 +69,7 @@ pub fn settle(
         });
     }
     let deadline = Instant::now() + time;
-    with_game!(game, g => settle_lines(g, oracle, position, stop, deadline, progress))
+    with_game!(game, g => settle_lines(g, oracle, position, stop, deadline, &*progress))
 }
 
 /// A stop that lets no search start: a probe with it answers from the
@@ -77,15 +80,26 @@ fn table_only() -> Stop {
     stop
 }
 
+/// Who is told what is proved part way ([`settle`]).
+pub type Progress = Arc<dyn Fn(&Proven) + Send + Sync>;
+
 /// The game's own answer: every move scored in one search, or the bounds
-/// it proved where it stopped.
+/// it proved where it stopped; `progress` told the bounds the search
+/// reports as it goes.
 fn settle_in_one_search(
     oracle: &Oracle,
     game: GameId,
     position: &str,
     stop: &Stop,
+    progress: Progress,
 ) -> Result<Settled, Error> {
-    let proven = match oracle.answer_within(game, position, Want::Moves, stop) {
+    let stop = stop.reporting(move |bounds: &Bounds| {
+        progress(&Proven::Partial {
+            bounds: bounds.clone(),
+            message: "the search is still running: these bounds are proved so far".into(),
+        });
+    });
+    let proven = match oracle.answer_within(game, position, Want::Moves, &stop) {
         Ok(report) => Proven::Answer(report),
         Err(e) => match e.bounds() {
             Some(bounds) => Proven::Partial {
@@ -138,7 +152,7 @@ fn settle_lines<G: Game>(
     position: &str,
     stop: &Stop,
     deadline: Instant,
-    progress: &mut dyn FnMut(&Proven),
+    progress: &(dyn Fn(&Proven) + Send + Sync),
 ) -> Result<Settled, Error> {
     let game = g.id();
     let p = g.parse(position)?;

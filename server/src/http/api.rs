@@ -35,7 +35,7 @@ use solvedb_lookup::{
 };
 
 use super::admission;
-use super::analysis::settle;
+use super::analysis::{Progress, settle};
 use super::error::{ApiError, status_of};
 use super::limits::MAX_QUERY_BYTES;
 use super::proven::{Proven, SEARCHES_HEADER};
@@ -176,7 +176,7 @@ pub async fn proven_with_progress(
     state: &AppState,
     game: GameId,
     position: &str,
-    mut progress: impl FnMut(&Proven) + Send + 'static,
+    progress: impl FnMut(&Proven) + Send + 'static,
 ) -> Result<Proven, ApiError> {
     let normal =
         with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?;
@@ -185,8 +185,15 @@ pub async fn proven_with_progress(
     }
     let time = state.limits.search_time;
     let text = normal.clone();
+    // Told from the search's thread, one call at a time.
+    let progress = std::sync::Mutex::new(progress);
+    let progress: Progress = std::sync::Arc::new(move |proven: &Proven| {
+        (progress
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner))(proven);
+    });
     let (settled, cancelled) = ask(state, game, move |oracle, stop| {
-        let settled = settle(oracle, game, &text, stop, time, &mut progress)?;
+        let settled = settle(oracle, game, &text, stop, time, progress)?;
         Ok((settled, stop.is_cancelled()))
     })
     .await?;

@@ -11,10 +11,10 @@ import * as layers from "./layers.js";
 import * as dots from "./dots.js";
 import { forget } from "./focus.js";
 import {
-  SOURCES, best, describe, describeBounds, explain, hint, initTheme, legend, plural,
+  best, describe, describeBounds, explain, hint, initTheme, legend, plural, sourceText,
   rank, shades,
 } from "./values.js";
-import { renderReview } from "./review.js";
+import { judge, renderReview } from "./review.js";
 import { identity, reservedName, saveName, savedName } from "./identity.js";
 
 const BOARDS = { grid, layers, dots };
@@ -318,7 +318,9 @@ function valuesOf(answer) {
     for (const m of answer.bounds.moves) {
       const b = describeBounds(m);
       const best = m.move === proven;
-      values.set(m.move, { ...b, strength: b.exact ? 0.6 : 0.35, best, hint: best ? "proven best" : "" });
+      values.set(m.move, {
+        ...b, lower: m.lower, upper: m.upper, strength: b.exact ? 0.6 : 0.35, best, hint: best ? "proven best" : "",
+      });
     }
     return values;
   }
@@ -419,12 +421,7 @@ function render() {
     line = `${who} to move: ${value.text}`;
     cls = value.cls;
     meaning = explain(S.answer.json, who, other);
-    source = SOURCES[S.answer.json.source] || S.answer.json.source;
-    if (S.answer.json.source === "forced" && S.answer.json.plies_bound === "at_most") {
-      // Forced play settles who wins; the count of moves stays the
-      // strategy's bound, which the meaning already says.
-      source = "Settled by forced play: a line to finish or to block decides the result.";
-    }
+    source = sourceText(S.answer.json);
     const untagged = S.answer.json.unknown_moves || [];
     if (untagged.length) {
       meaning += ` ${plural(untagged.length, "cell")} without a tag: the proved strategy does not cover ` +
@@ -741,77 +738,12 @@ async function review(token) {
     const d = derive(i);
     const mv = S.moves[i];
     const item = { ply: i, seat: d.side, who: sideNames()[d.side], coord: coord(mv), kept: null };
-    Object.assign(item, judge(answers[i], answers[i + 1], mv));
+    Object.assign(item, judge(answers[i], answers[i + 1], mv, { dots: isDots(), coord }));
     items.push(item);
   }
   S.reviewing = false;
   S.review = items;
   render();
-}
-
-/** The value range of an answer: `{lower, upper}` (bounds, or a value
- * twice), or null. */
-function rangeOf(answer) {
-  if (!answer) return null;
-  if (answer.ok) return { lower: answer.json, upper: answer.json };
-  return answer.bounds ? { lower: answer.bounds.lower, upper: answer.bounds.upper } : null;
-}
-
-/** A move's verdict (`kept`, `cost`, `before`, `best`) from what is proved:
- * the value of the position it was played in (`at`), the move's own value
- * or range there, or — for the line games — the value proved of the
- * position it led to (`next`), turned over. Kept when the move's whole
- * range keeps the result the position had; given away when even its best
- * end falls short of the worst the position held; else unknown. */
-function judge(at, next, mv) {
-  const before = rangeOf(at);
-  let move = null;
-  if (at && at.ok) {
-    const m = at.json.moves.find((o) => o.move === mv);
-    if (m) move = { lower: m, upper: m };
-  } else if (at && at.bounds) {
-    const m = at.bounds.moves.find((o) => o.move === mv);
-    if (m) move = { lower: m.lower, upper: m.upper };
-  }
-  const after = rangeOf(next);
-  if (!isDots() && after && levelClass(after.lower) === levelClass(after.upper)) {
-    // The position it led to is proved won, drawn or lost.
-    const turned = turnOver(after.lower);
-    if (!move || levelClass(move.lower) !== levelClass(move.upper)) move = { lower: turned, upper: turned };
-  }
-  if (!before || !move) return {};
-  const held = levelClass(before.lower);
-  const exactBefore = held === levelClass(before.upper);
-  const best = at && at.ok ? at.json.moves[0] : null;
-  const value = exactBefore ? (at.ok ? at.json : before.lower) : null;
-  if (exactBefore && levelClass(move.lower) === held && levelClass(move.upper) === held) {
-    return { kept: true, cost: 0, before: typeof value === "number" ? { value } : value };
-  }
-  if (levelClass(move.upper) < held) {
-    const given = {
-      kept: false,
-      cost: held - levelClass(move.upper),
-      before: exactBefore ? (typeof value === "number" ? { value } : value) : null,
-    };
-    if (best) given.best = { coord: coord(best.move), text: describe(best).text };
-    return given;
-  }
-  return {};
-}
-
-/** The result class of a value or bound: 2 win, 1 draw, 0 loss; a
- * margin's number for dots. */
-function levelClass(v) {
-  if (typeof v === "number") return v;
-  if (v.result === undefined) return v.value;
-  return { loss: 0, draw: 1, win: 2 }[v.result];
-}
-
-/** A line game's value for the player who moved into a position, from
- * the value there for the player to move. */
-function turnOver(v) {
-  const result = { win: "loss", loss: "win", draw: "draw" }[v.result];
-  return { result, plies: v.plies + 1, ...(v.plies_bound ? { plies_bound: v.plies_bound } : {}) };
 }
 
 function play(mv, note = "", { computer = false } = {}) {

@@ -22,6 +22,9 @@ function el(name, attrs) {
   return node;
 }
 
+/** The board's width, in pixels, below which it is laid out for a phone. */
+const PHONE = 480;
+
 // Text in the SVG would scale with the board (a 2×2 board drawn 560 px
 // wide had 31 px tags): keep tags at 16 px and coordinates at 14 px on the
 // screen however large the board is drawn, 13 px and 12 px on a phone;
@@ -29,11 +32,12 @@ function el(name, attrs) {
 function fitText(svg, width) {
   if (!width) return;
   const units = Number(svg.dataset.width) / width; // user units per pixel
-  const phone = width < 480;
+  const phone = width < PHONE;
   svg.style.setProperty("--tag", `${(phone ? 13 : 16) * units}px`);
   // A range's tag is longer and smaller, but never under 12 px on a phone.
   svg.style.setProperty("--bound-tag", `${(phone ? 12.5 : 12) * units}px`);
   svg.style.setProperty("--label", `${(phone ? 12 : 14) * units}px`);
+  svg.style.setProperty("--halo", `${3 * units}px`);
 }
 
 // Later changes of the board's width (a turned phone, a resized window).
@@ -61,8 +65,22 @@ function step(rules, mv, key) {
   return undefined;
 }
 
+/** A tag's lines on a phone: a range with one end at the least (the most)
+ * the boxes still open allow says only its other end, "≤+3" ("≥−1"), the
+ * same fact in a third of the width; any other range its ends on two
+ * lines; a value as it is. */
+function phoneLines(value, remaining) {
+  const ends = value.short.split("…");
+  if (ends.length !== 2) return [value.short];
+  if (value.lower === -remaining) return [`≤${ends[1]}`];
+  if (value.upper === remaining) return [`≥${ends[0]}`];
+  return [`${ends[0]}…`, ends[1]];
+}
+
 export function render(container, view) {
   const { rules } = view;
+  // The width fitText calls a phone's (the board fills its container).
+  const phone = container.clientWidth > 0 && container.clientWidth < PHONE;
   const width = rules.cols * GAP + PAD + PAD_RIGHT;
   const height = rules.rows * GAP + 2 * PAD;
   const svg = el("svg", {
@@ -139,7 +157,27 @@ export function render(container, view) {
       el("line", { x1, y1, x2, y2, class: "stroke" }),
       el("polygon", { points: diamond, class: "hit" }),
     );
-    if (value && !drawn) {
+    if (value && !drawn && phone) {
+      // On a phone a box is about 60 px, too small for two tags inside
+      // it: each tag on its own edge's middle, one line, over a halo of
+      // the page's colour. Tags of edges at right angles are half a box
+      // apart each way, so a tag less than a box wide and half a box
+      // high meets no other, and the margins hold the outer ones.
+      const t = el("text", {
+        x: mx, y: my, class: "edge-tag on-edge", "text-anchor": "middle", "dominant-baseline": "central",
+      });
+      const lines = phoneLines(value, rules.rows * rules.cols - view.owners.size);
+      if (lines.length === 2) {
+        for (const [text, dy] of [[lines[0], "-0.55em"], [lines[1], "1.1em"]]) {
+          const span = el("tspan", { x: mx, dy });
+          span.textContent = text;
+          t.append(span);
+        }
+      } else {
+        t.textContent = lines[0];
+      }
+      g.append(t);
+    } else if (value && !drawn) {
       // A vertical edge's value to its right, a little above the middle
       // (clear of the value of the box's bottom edge, drawn above that
       // edge); the last column's go into the wider margin on the right.

@@ -3,8 +3,10 @@
 import { costText, describe, plural } from "./values.js";
 
 /** What one move did. `item`: { ply, seat, who, coord, kept, cost,
- * before, best } — `before` the value of the position it was played in and `best`
- * the best move there ({ coord, text }), where known. */
+ * costMost, before, best } — `costMost` the most it may have cost where
+ * only a range is proved, `before` the value of the position it was
+ * played in and `best` the best move there ({ coord, text }), where
+ * known. */
 function verdictText(item, dots) {
   if (item.kept === null || item.kept === undefined) return "unknown within the search budget";
   if (item.kept) {
@@ -12,7 +14,7 @@ function verdictText(item, dots) {
     if (dots) return `kept the value (${describe(item.before).text})`;
     return `kept the ${item.before.result} (${describe(item.before).text})`;
   }
-  let text = costText(dots, item.cost, item.before);
+  let text = costText(dots, item.cost, item.before, item.costMost);
   if (item.best) text += `; ${item.best.coord} would have held it (${item.best.text})`;
   return text;
 }
@@ -79,4 +81,74 @@ export function renderReview(container, items, { dots, players }) {
   every.append(caption, all);
   parts.push(every);
   container.replaceChildren(...parts);
+}
+
+/** The value range of an answer: `{lower, upper}` (bounds, or a value
+ * twice), or null. */
+function rangeOf(answer) {
+  if (!answer) return null;
+  if (answer.ok) return { lower: answer.json, upper: answer.json };
+  return answer.bounds ? { lower: answer.bounds.lower, upper: answer.bounds.upper } : null;
+}
+
+/** A move's verdict (`kept`, `cost`, `costMost`, `before`, `best`) from
+ * what is proved: the value of the position it was played in (`at`), the
+ * move's own value or range there, or — for the line games — the value
+ * proved of the position it led to (`next`), turned over. Kept when the
+ * move's whole range keeps the result the position had; given away when
+ * even its best end falls short of the worst the position held; else
+ * unknown. What it gave away lies between `cost` (the worst the position
+ * held less the move's best end) and `costMost` (the best it held less
+ * the move's worst end): equal where both are exact. `dots`: whether
+ * values are box margins; `coord` names a move. */
+export function judge(at, next, mv, { dots, coord }) {
+  const before = rangeOf(at);
+  let move = null;
+  if (at && at.ok) {
+    const m = at.json.moves.find((o) => o.move === mv);
+    if (m) move = { lower: m, upper: m };
+  } else if (at && at.bounds) {
+    const m = at.bounds.moves.find((o) => o.move === mv);
+    if (m) move = { lower: m.lower, upper: m.upper };
+  }
+  const after = rangeOf(next);
+  if (!dots && after && levelClass(after.lower) === levelClass(after.upper)) {
+    // The position it led to is proved won, drawn or lost.
+    const turned = turnOver(after.lower);
+    if (!move || levelClass(move.lower) !== levelClass(move.upper)) move = { lower: turned, upper: turned };
+  }
+  if (!before || !move) return {};
+  const held = levelClass(before.lower);
+  const exactBefore = held === levelClass(before.upper);
+  const best = at && at.ok ? at.json.moves[0] : null;
+  const value = exactBefore ? (at.ok ? at.json : before.lower) : null;
+  if (exactBefore && levelClass(move.lower) === held && levelClass(move.upper) === held) {
+    return { kept: true, cost: 0, before: typeof value === "number" ? { value } : value };
+  }
+  if (levelClass(move.upper) < held) {
+    const given = {
+      kept: false,
+      cost: held - levelClass(move.upper),
+      costMost: levelClass(before.upper) - levelClass(move.lower),
+      before: exactBefore ? (typeof value === "number" ? { value } : value) : null,
+    };
+    if (best) given.best = { coord: coord(best.move), text: describe(best).text };
+    return given;
+  }
+  return {};
+}
+
+/** The result class of a value or bound: 2 win, 1 draw, 0 loss; a
+ * margin's number for dots. */
+function levelClass(v) {
+  if (typeof v === "number") return v;
+  if (v.result === undefined) return v.value;
+  return { loss: 0, draw: 1, win: 2 }[v.result];
+}
+
+/** A line game's value for the player who moved into a position, from
+ * the value there for the player to move. */
+function turnOver(v) {
+  const result = { win: "loss", loss: "win", draw: "draw" }[v.result];
+  return { result, plies: v.plies + 1, ...(v.plies_bound ? { plies_bound: v.plies_bound } : {}) };
 }

@@ -60,7 +60,7 @@ export function explain(v, who, other) {
     const plies = plural(v.plies, "more move");
     if (v.plies_bound === "at_most") {
       const side = v.result === "win" ? `${who} wins` : `${who} loses`;
-      return `${side} within ${plies}, whatever ${v.result === "win" ? other : who} does (a bound from the proved strategy; the fastest win may be shorter).`;
+      return `${side} within ${plies}, whatever ${v.result === "win" ? other : who} does (a bound: the fastest win may be shorter).`;
     }
     if (v.result === "win") return `${who} wins in ${plies} at most, whatever ${other} does.`;
     if (v.result === "loss") return `${who} loses, but can hold out for ${plies} if ${other} plays perfectly.`;
@@ -75,9 +75,22 @@ export function explain(v, who, other) {
 /** Where an answer came from, in words. */
 export const SOURCES = {
   table: "From the table: solved in advance.",
-  forced: "Worked out now: every move to the end is forced (a line to finish or to block).",
+  forced: "Worked out now without a search: each move finishes a line, lets the opponent finish one " +
+    "at once, or leads to a position the tables answer.",
   search: "Worked out now by an exact search.",
 };
+
+/** Where the answer `json` came from, in words true of it: an answer of
+ * the rules whose length is a bound came from a line of threats (or the
+ * proved strategy), where the defender has choices, each losing no later. */
+export function sourceText(json) {
+  if (json.source === "forced" && json.plies_bound === "at_most") {
+    return "Worked out now without a search: a line of threats, each to be blocked at once " +
+      "(or the proved strategy), wins within that many moves; the defender may reply otherwise " +
+      "but loses no later.";
+  }
+  return SOURCES[json.source] || json.source;
+}
 
 /** An order on values, larger is better for the player who moves:
  * wins first (the faster the better), then draws, then losses (the longer
@@ -89,8 +102,15 @@ export function rank(v) {
   return 0;
 }
 
-/** What a move with cost `cost` did, in words. */
-export function costText(dots, cost, before) {
+/** What a move with cost `cost` did, in words; `most`, where only a
+ * range of the cost is proved (`cost` its least), the range's top, said
+ * as a range, never as if exact. */
+export function costText(dots, cost, before, most = cost) {
+  if (most > cost) {
+    if (dots) return `gave away between ${cost} and ${plural(most, "box", "boxes")}`;
+    if (before && before.result === "win") return "turned a win into a draw or a loss";
+    return "dropped at least one result (a draw to a loss), perhaps two (a win to a loss)";
+  }
   if (dots) return `gave away ${plural(cost, "box", "boxes")}`;
   if (cost === 2) return "turned a win into a loss";
   if (before && before.result === "win") return "turned a win into a draw";

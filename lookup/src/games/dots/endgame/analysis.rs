@@ -7,7 +7,10 @@
 //! better), and is narrowed by null-window tests, the first at the root's
 //! value (most moves that are not sacrifices tie with the best). A search
 //! that runs out of its limits still says what it proved: bounds on the
-//! value and on every move.
+//! value and on every move, and [`EndgameSolver::analyse_reporting`] says
+//! it as it goes: after each of the root's tests (every move is at most
+//! the root's upper bound) and after each test of a move, between tests,
+//! never inside one, so the search runs as fast as without.
 
 use std::time::Instant;
 
@@ -15,6 +18,7 @@ use super::EndgameSolver;
 use super::parity::to_parity;
 use super::step::Step;
 use crate::error::Error;
+use crate::game::MoveScores;
 use crate::games::dots::Edges;
 use crate::value::Score;
 
@@ -62,11 +66,13 @@ impl EndgameSolver {
     /// [`pairs_at`](EndgameSolver::pairs_at) two classes at a time, each
     /// on its own thread to begin with; bounds narrow as tests prove, so a
     /// search stopped by its limits leaves what it knew.
+    /// `proved` is told the classes' bounds after each round of tests.
     fn settle_classes(
         &mut self,
         mask: u64,
         classes: &mut [MoveClass],
         deadline: Option<Instant>,
+        proved: &mut dyn FnMut(&[MoveClass]),
     ) -> Result<(), Error> {
         let parity = (self.board.remaining_boxes(mask) as i32).rem_euclid(2);
         let at_once = if self.pairs_at(mask) { 2 } else { 1 };
@@ -112,6 +118,7 @@ impl EndgameSolver {
                 }
                 *bounds = to_parity(*bounds, parity);
             }
+            proved(classes);
         }
     }
 
@@ -122,6 +129,17 @@ impl EndgameSolver {
     /// known when they run out is left as bounds
     /// ([`Analysis::unknown`] says why).
     pub fn analyse(&mut self, position: Edges) -> Analysis {
+        self.analyse_reporting(position, &mut |_| {})
+    }
+
+    /// [`analyse`](EndgameSolver::analyse), `report` told what is proved
+    /// after each test (the value's bounds and every move's, in edge
+    /// order, as [`MoveScores`] with no `unknown`).
+    pub fn analyse_reporting(
+        &mut self,
+        position: Edges,
+        report: &mut dyn FnMut(&MoveScores),
+    ) -> Analysis {
         // A table that cannot be had leaves every bound open, with why (an
         // unallocated table holds nothing).
         let mut unknown = self.table.allocate().err();
@@ -133,37 +151,43 @@ impl EndgameSolver {
         let mut root = (-remaining, remaining);
         let guess = if remaining % 2 == 0 { 0 } else { -1 };
         let test = |solver: &mut EndgameSolver, t| solver.run(mask, t, t + 1, deadline);
+        // While the root is searched, every move is at most its value.
+        let free = self.geo.full & !mask;
+        let mut root_proved = |root: (i32, i32)| {
+            let each = to_parity((-remaining, root.1), remaining.rem_euclid(2));
+            report(&MoveScores {
+                value: root,
+                moves: vec![each; free.count_ones() as usize],
+                unknown: None,
+            });
+        };
         if unknown.is_none() && self.limited() {
-            unknown = self.outside_in(&mut root, test).err();
+            unknown = self.outside_in(&mut root, test, &mut root_proved).err();
         }
         if unknown.is_none() {
-            unknown = self.narrow(&mut root, guess, mask, deadline).err();
+            unknown = self
+                .narrow(&mut root, guess, mask, deadline, &mut root_proved)
+                .err();
         }
         let (value_nodes, value_time) = (self.nodes - nodes_before, started.elapsed());
         let (mut classes, class_of) = self.move_classes(mask, root.1);
         if unknown.is_none() {
-            unknown = self.settle_classes(mask, &mut classes, deadline).err();
+            let mut classes_proved = |classes: &[MoveClass]| {
+                let (value, moves) = proved(root, classes, &class_of);
+                report(&MoveScores {
+                    value,
+                    moves: moves.iter().map(|m| (m.lower, m.upper)).collect(),
+                    unknown: None,
+                });
+            };
+            unknown = self
+                .settle_classes(mask, &mut classes, deadline, &mut classes_proved)
+                .err();
         }
-        // The value is the best move's: at least the best lower bound of a
-        // move and at most the best upper bound (the root's bounds already
-        // cap the moves' tops).
-        if let Some(best_lower) = classes.iter().map(|c| c.2.0).max() {
-            root.0 = root.0.max(best_lower);
-        }
-        if let Some(best_upper) = classes.iter().map(|c| c.2.1).max() {
-            root.1 = root.1.min(best_upper);
-        }
-        let moves = class_of
-            .into_iter()
-            .map(|(edge, i)| MoveBounds {
-                edge,
-                lower: classes[i].2.0,
-                upper: classes[i].2.1,
-            })
-            .collect();
+        let (value, moves) = proved(root, &classes, &class_of);
         Analysis {
-            lower: root.0,
-            upper: root.1,
+            lower: value.0,
+            upper: value.1,
             moves,
             unknown,
             value_nodes,
@@ -213,4 +237,32 @@ impl EndgameSolver {
         }
         (classes, class_of)
     }
+}
+
+/// What the root's bounds and its classes of moves prove: bounds on the
+/// value and on each move (`class_of`: each move's edge and class). The
+/// value is the best move's: at least the best lower bound of a move and
+/// at most the best upper bound (the root's bounds already cap the moves'
+/// tops).
+fn proved(
+    root: (i32, i32),
+    classes: &[MoveClass],
+    class_of: &[(u32, usize)],
+) -> ((i32, i32), Vec<MoveBounds>) {
+    let mut value = root;
+    if let Some(best_lower) = classes.iter().map(|c| c.2.0).max() {
+        value.0 = value.0.max(best_lower);
+    }
+    if let Some(best_upper) = classes.iter().map(|c| c.2.1).max() {
+        value.1 = value.1.min(best_upper);
+    }
+    let moves = class_of
+        .iter()
+        .map(|&(edge, i)| MoveBounds {
+            edge,
+            lower: classes[i].2.0,
+            upper: classes[i].2.1,
+        })
+        .collect();
+    (value, moves)
 }

@@ -294,13 +294,14 @@ impl EndgameSolver {
     /// test beside the next in the direction the last went), or the first
     /// test beside the one below it on odd positions too, waste each
     /// pair's second test; these two waste none where the value is 0 or
-    /// +1.
+    /// +1. `proved` is told the bounds after each test narrows them.
     pub(super) fn narrow(
         &mut self,
         bounds: &mut (i32, i32),
         mut guess: i32,
         mask: u64,
         deadline: Option<Instant>,
+        proved: &mut dyn FnMut((i32, i32)),
     ) -> Result<(), Error> {
         let parity = bounds.1.rem_euclid(2);
         let mut pair = self.pairs_at(mask);
@@ -327,6 +328,7 @@ impl EndgameSolver {
             // bound is not); the margin has the parity of the remaining
             // boxes, so the bounds round inwards to it.
             *bounds = to_parity(*bounds, parity);
+            proved(*bounds);
         }
         Ok(())
     }
@@ -343,11 +345,13 @@ impl EndgameSolver {
     /// stops has narrowed the value from both sides. (MTD(f)'s first test,
     /// in the middle, is the hardest, and a search stopped in it has proved
     /// nothing.) Every test is exact: the bounds are only ever narrowed to
-    /// what a test proved, as in [`narrow`](EndgameSolver::narrow).
+    /// what a test proved, as in [`narrow`](EndgameSolver::narrow), and
+    /// `proved` is told them after each.
     pub(super) fn outside_in(
         &mut self,
         bounds: &mut (i32, i32),
         test: impl Fn(&mut EndgameSolver, i32) -> Result<i32, Error>,
+        proved: &mut dyn FnMut((i32, i32)),
     ) -> Result<(), Error> {
         let parity = bounds.1.rem_euclid(2);
         for d in [0, 2, 6, 14, 30] {
@@ -367,6 +371,7 @@ impl EndgameSolver {
                     bounds.1 = v.min(bounds.1);
                 }
                 *bounds = to_parity(*bounds, parity);
+                proved(*bounds);
             }
         }
         Ok(())
@@ -388,7 +393,7 @@ impl EndgameSolver {
         let mut bounds = (-remaining, remaining);
         let guess = if remaining % 2 == 0 { 0 } else { -1 };
         let mask = position.0;
-        self.narrow(&mut bounds, guess, mask, deadline)?;
+        self.narrow(&mut bounds, guess, mask, deadline, &mut |_| {})?;
         Ok(bounds.0)
     }
 }
@@ -433,10 +438,14 @@ impl ExactSolver<Edges> for EndgameSolver {
         self.nodes
     }
 
-    /// [`EndgameSolver::analyse`]: the moves in edge order, the order of
-    /// [`Dots::moves`](crate::Game::moves).
-    fn score_moves(&mut self, position: Edges) -> Option<MoveScores> {
-        let analysis = self.analyse(position);
+    /// [`EndgameSolver::analyse_reporting`]: the moves in edge order, the
+    /// order of [`Dots::moves`](crate::Game::moves).
+    fn score_moves(
+        &mut self,
+        position: Edges,
+        report: &mut dyn FnMut(&MoveScores),
+    ) -> Option<MoveScores> {
+        let analysis = self.analyse_reporting(position, report);
         Some(MoveScores {
             value: (analysis.lower, analysis.upper),
             moves: analysis.moves.iter().map(|m| (m.lower, m.upper)).collect(),

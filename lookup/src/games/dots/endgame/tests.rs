@@ -2,6 +2,7 @@
 //! its limits.
 
 mod chains;
+mod reporting;
 
 use rayon::prelude::*;
 
