@@ -443,6 +443,35 @@ async fn run() {
     }
     p.viewport(1280, 800).await;
     p.theme("light").await;
+    // The ranking rules, stated on the page with the server's figures.
+    checks
+        .run("the leaderboard page states the ranking rules", async {
+            let (_, board) = http_get(&base, "/api/v1/leaderboard").await;
+            p.click_css("#rules summary").await;
+            let rules = p.text("rules").await;
+            for rule in [
+                "unjudged move is never counted as accurate",
+                "random level do not rank",
+                "Playing yourself",
+            ] {
+                assert!(rules.contains(rule), "{rule:?} in {rules}");
+            }
+            let minimums = format!(
+                "minimum of moves: {} in 3×3 tic-tac-toe, the 3×3×3 cube and dots-and-boxes, {} in 4×4 tic-tac-toe and Qubic",
+                min_moves("tictactoe"),
+                min_moves("qubic")
+            );
+            assert!(rules.contains(&minimums), "{minimums:?} in {rules}");
+            let per_hour = format!(
+                "at most {} new players (browsers) an hour",
+                board["new_identities_per_hour"]
+            );
+            assert!(rules.contains(&per_hour), "{per_hour:?} in {rules}");
+            let min_games = format!("after {} ranked games", board["min_games"]);
+            assert!(rules.contains(&min_games), "{min_games:?} in {rules}");
+            p.screenshot("leaderboard-rules").await;
+        })
+        .await;
     // One game's leaderboard through the picker.
     p.c.find(Locator::Id("game"))
         .await

@@ -533,6 +533,14 @@ async fn games_against_the_random_level_or_too_short_are_recorded_not_ranked() {
     for state in [&short, &random, &ranked] {
         assert_eq!(state["recorded"], true, "recorded all the same: {state}");
     }
+    // Each answer says why its game does not rank, as the store does.
+    assert_eq!(short["unranked"]["reason"], "short", "{short}");
+    assert_eq!(random["unranked"]["reason"], "random", "{random}");
+    assert!(ranked["unranked"].is_null(), "{ranked}");
+    for state in [&short, &random] {
+        let explained = state["unranked"]["explained"].as_str().unwrap();
+        assert!(!explained.is_empty(), "{state}");
+    }
     let board = board(&server, None).await;
     let names: Vec<&str> = board["entries"]
         .as_array()
@@ -575,5 +583,51 @@ async fn an_address_brings_few_new_identities_an_hour() {
     // nobody in its seat; a known identity goes on counting.
     assert_eq!(people, [("one", 2), ("two", 1)], "{board}");
     assert_eq!(entry(&board, "computer", "computer (classic)")["games"], 4);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_finished_while_the_database_is_locked_is_recorded_once_it_is_free() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = ServerLimits {
+        store_busy_timeout: Duration::from_millis(100),
+        ..solvedb_server::http::load::load_server_limits(64)
+    };
+    let server = Server::start_with(Some(dir.path()), limits, roomkit::limits()).await;
+    // Another process's writer on the same file: it holds the write lock
+    // well past the server's busy timeout.
+    let holder =
+        rusqlite::Connection::open(dir.path().join(solvedb_server::store::FILE_NAME)).unwrap();
+    holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let min = min_moves("tictactoe");
+    let state = resigned_after(&server, "held", "classic", min).await;
+    assert_eq!(state["result"]["resigned"], true, "{state}");
+    assert_eq!(state["recorded"], false, "the write failed: {state}");
+    // Retried meanwhile (every second), and refused each time.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let listed = |board: &Value| {
+        board["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == "held")
+    };
+    assert!(
+        !listed(&board(&server, None).await),
+        "not written while locked"
+    );
+    holder.execute_batch("COMMIT").unwrap();
+    drop(holder);
+    let mut waited = Duration::ZERO;
+    let board = loop {
+        let board = board(&server, None).await;
+        if listed(&board) || waited > Duration::from_secs(20) {
+            break board;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        waited += Duration::from_millis(200);
+    };
+    assert_eq!(entry(&board, "entries", "held")["games"], 1, "{board}");
+    assert_eq!(entry(&board, "entries", "held")["losses"], 1, "{board}");
     server.stop().await;
 }

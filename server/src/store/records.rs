@@ -76,6 +76,16 @@ pub struct GameRecord {
     pub addresses: [Option<IpAddr>; 2],
 }
 
+/// A game as recorded: its id, and why it does not rank (`None`: it
+/// ranks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// The game's id.
+    pub id: i64,
+    /// Why it does not rank, if it does not.
+    pub unranked: Option<super::ranking::Unranked>,
+}
+
 /// One player's line of the leaderboard.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
@@ -116,6 +126,10 @@ pub struct Board {
     pub people: Vec<Entry>,
     /// Pages of people (at least 1).
     pub pages: u64,
+    /// This page's number (from 1): where it starts, in pages.
+    pub page: u64,
+    /// The cursor of the page after this one, if there are more people.
+    pub next: Option<String>,
     /// The computer's levels, apart from people (every level, on every page).
     pub computer: Vec<Entry>,
 }
