@@ -177,7 +177,7 @@ impl Store {
     ///
     /// # Errors
     ///
-    /// [`CursorError`] for a cursor that is not one this database signed
+    /// [`CursorError`](super::CursorError) for a cursor that is not one this database signed
     /// for `game`; if SQLite cannot read it.
     pub fn leaderboard_after(
         &self,
