@@ -501,7 +501,47 @@ async fn players_who_only_drew_only_lost_or_only_won() {
         }
     }
     assert_eq!(names.values().sum::<u64>(), 6, "{names:?}");
+    // The same pages by cursor: each answer's `next` reads the page the
+    // page number does, the last has none.
+    let (_, mut page) = server.get("/api/v1/leaderboard?per_page=2").await;
+    for p in 2..=3 {
+        let next = page["next"].as_str().expect("a next page").to_owned();
+        let (status, after) = server
+            .get(&format!("/api/v1/leaderboard?per_page=2&after={next}"))
+            .await;
+        assert_eq!(status, 200, "{after}");
+        let (_, numbered) = server
+            .get(&format!("/api/v1/leaderboard?page={p}&per_page=2"))
+            .await;
+        assert_eq!(after["entries"], numbered["entries"], "page {p}");
+        assert_eq!(after["page"], p);
+        page = after;
+    }
+    assert!(page["next"].is_null(), "{page}");
+    // A cursor edited, of another game, with a page too; a page too deep.
+    let next = board_next(&server).await;
+    for query in [
+        format!("after=0{}", &next[1..]),
+        format!("after={next}&game=cube"),
+        format!("after={next}&page=2"),
+        "page=1002".to_owned(),
+    ] {
+        let (status, answer) = server
+            .get(&format!("/api/v1/leaderboard?per_page=2&{query}"))
+            .await;
+        assert_eq!(
+            (status, &answer["kind"]),
+            (400, &json!("request")),
+            "{query}: {answer}"
+        );
+    }
     server.stop().await;
+}
+
+/// The first page's `next` cursor (2 a page).
+async fn board_next(server: &Server) -> String {
+    let (_, page) = server.get("/api/v1/leaderboard?per_page=2").await;
+    page["next"].as_str().expect("a next page").to_owned()
 }
 
 /// Starts a tic-tac-toe session for `name` against `level`, plays `moves`
