@@ -14,8 +14,14 @@ use super::migrations::migrate;
 /// The database file's name in the data directory.
 pub const FILE_NAME: &str = "leaderboard.sqlite3";
 
-/// Reading connections of a database in a file.
-const READERS: usize = 4;
+/// Reading connections of a database in a file: enough that readers
+/// seldom queue behind one whose thread the scheduler paused (each holds
+/// a small page cache, [`READER_CACHE_KIB`]).
+const READERS: usize = 16;
+
+/// Each reading connection's page cache, in KiB (the operating system's
+/// file cache is behind it).
+const READER_CACHE_KIB: i64 = 512;
 
 /// The database.
 #[derive(Debug)]
@@ -104,6 +110,7 @@ impl Store {
                 )
                 .context("opening a reading connection")?;
                 reader.busy_timeout(BUSY_TIMEOUT)?;
+                reader.pragma_update(None, "cache_size", -READER_CACHE_KIB)?;
                 readers.push(Mutex::new(reader));
             }
         }
