@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, Transaction};
 
 use super::names::counts_as_a_name;
-use super::ranking::{ALL_GAMES, MIN_RANKED_GAMES};
+use super::ranking::{ALL_GAMES, COUNT_LISTED, MIN_RANKED_GAMES};
 use super::rejudge::rejudge;
 
 /// A migration brings the schema from its version to the next.
@@ -181,11 +181,6 @@ fn to_version_4(tx: &Transaction<'_>) -> Result<()> {
     )?;
     rejudge(tx)
 }
-
-/// Counts the people listed per game afresh (`listed` from `totals`).
-pub(super) const COUNT_LISTED: &str = "DELETE FROM listed;
-     INSERT INTO listed (game, people)
-     SELECT game, COUNT(*) FROM totals WHERE person = 1 GROUP BY game;";
 
 /// Brings the schema to the newest version, one migration per version,
 /// each in its own transaction.

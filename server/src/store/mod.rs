@@ -53,4 +53,5 @@ pub use database::{BUSY_TIMEOUT, FILE_NAME, Store};
 pub use names::{ANONYMOUS, computer_name, is_reserved_name, is_valid_identity};
 pub use ranking::{ALL_GAMES, MIN_RANKED_GAMES, NEW_IDENTITIES_PER_HOUR, Unranked, min_moves};
 pub use reads::{MAX_OFFSET, TooDeep};
-pub use records::{Board, Entry, GameRecord, MoveRecord, Recorded, Seat};
+pub use records::{Board, Entry, GameRecord, MoveRecord, Seat};
+pub use writes::Recorded;

@@ -25,6 +25,12 @@ pub const MIN_RANKED_GAMES: u64 = 3;
 /// The game under which the totals over every game are kept.
 pub const ALL_GAMES: &str = "*";
 
+/// Counts the people listed per game afresh (`listed` from `totals`: the
+/// people with totals of a ranked game).
+pub(super) const COUNT_LISTED: &str = "DELETE FROM listed;
+     INSERT INTO listed (game, people)
+     SELECT game, COUNT(*) FROM totals WHERE person = 1 GROUP BY game;";
+
 /// New identities a client address may bring to the leaderboard in an
 /// hour, unless set otherwise ([`Store::with_new_identities_per_hour`](super::Store::with_new_identities_per_hour));
 /// past them its new identities' games count for nobody in their seat

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use rusqlite::params;
 
 use super::database::lock;
-use super::migrations::COUNT_LISTED;
+use super::ranking::COUNT_LISTED;
 use super::*;
 
 /// People on the leaderboard.

@@ -76,16 +76,6 @@ pub struct GameRecord {
     pub addresses: [Option<IpAddr>; 2],
 }
 
-/// A game as recorded: its id, and why it does not rank (`None`: it
-/// ranks).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Recorded {
-    /// The game's id.
-    pub id: i64,
-    /// Why it does not rank, if it does not.
-    pub unranked: Option<super::ranking::Unranked>,
-}
-
 /// One player's line of the leaderboard.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {

@@ -8,7 +8,7 @@
 use anyhow::Result;
 use rusqlite::{Transaction, params};
 
-use super::ranking::{ALL_GAMES, Unranked, unranked};
+use super::ranking::{ALL_GAMES, COUNT_LISTED, Unranked, unranked};
 use super::records::{GameRecord, MoveRecord, Seat};
 
 /// Judges every game not yet marked unranked by the ranking rules, marks
@@ -50,8 +50,7 @@ pub(super) fn rejudge(tx: &Transaction<'_>) -> Result<()> {
          SELECT player, '{ALL_GAMES}', person, SUM(games), SUM(wins), SUM(draws), SUM(losses),
                 SUM(rated), SUM(kept)
          FROM totals GROUP BY player;
-         {}",
-        super::migrations::COUNT_LISTED
+         {COUNT_LISTED}"
     ))?;
     Ok(())
 }

@@ -9,7 +9,17 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use super::database::{Store, lock, now};
 use super::names::{ANONYMOUS, computer_name};
 use super::ranking::{ALL_GAMES, Unranked, unranked};
-use super::records::{GameRecord, Recorded, Seat};
+use super::records::{GameRecord, Seat};
+
+/// A game as recorded: its id, and why it does not rank (`None`: it
+/// ranks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// The game's id.
+    pub id: i64,
+    /// Why it does not rank, if it does not.
+    pub unranked: Option<Unranked>,
+}
 
 /// An hour, in seconds.
 const HOUR: i64 = 60 * 60;
