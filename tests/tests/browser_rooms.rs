@@ -375,6 +375,37 @@ async fn run() {
         )
         .await;
     checks
+        .run(
+            "a rated game against the random level is recorded, not ranked, and says why",
+            async {
+                p.c.goto(&format!("{base}/?game=tictactoe&first=human&second=random"))
+                    .await
+                    .unwrap();
+                p.settled(None).await;
+                p.click_css("#rated").await;
+                p.settled(None).await;
+                loop {
+                    let free = p
+                        .js("return [...document.querySelectorAll('#board button.cell')]
+                           .filter(b => b.textContent === '').map(b => b.dataset.move)")
+                        .await;
+                    let free: Vec<String> = serde_json::from_value(free).unwrap();
+                    if free.is_empty() || !p.text("score").await.is_empty() {
+                        break;
+                    }
+                    let mv = rng.pick(&free).clone();
+                    p.click_css(&move_selector(&mv)).await;
+                    p.settled(None).await;
+                }
+                let status = p.text("status").await;
+                assert!(
+                    status.contains("Recorded, not ranked: games against the computer's random level do not rank."),
+                    "{status}"
+                );
+            },
+        )
+        .await;
+    checks
         .run("a posted move list makes no result", async {
             let answer = p
                 .js("return fetch('/api/v1/games', {method: 'POST', headers: {'content-type': 'application/json'},
