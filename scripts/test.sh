@@ -69,10 +69,13 @@ target/venv/bin/pip install --quiet ./python
 # second compile of the whole workspace (210 s of a run on a fresh clone).
 solvedb=target/debug/solvedb
 [ -x "$solvedb" ] || { echo "scripts/test.sh: no $solvedb (the MPI tests build it)" >&2; exit 1; }
-# The HTTP server against hostile clients, a short form (about 30 s): dripped
+# The HTTP server against hostile clients, a short form (about 50 s): dripped
 # bodies, a refusal before the body, malformed positions while the searches
-# are full, a session's move under one deadline; it exits 1 on a missed goal.
-python3 scripts/hostile_load.py "$solvedb" drip keepalive-refusal malformed-busy session-deadline
+# are full, a session's move under one deadline, a flood of rooms (with empty
+# rooms giving way after 5 s instead of 45) and of spectators; it exits 1 on a
+# missed goal.
+python3 scripts/hostile_load.py "$solvedb" drip keepalive-refusal malformed-busy session-deadline \
+    room-flood-short spectator-flood
 SOLVEDB="$PWD/$solvedb" target/venv/bin/pytest -p no:cacheprovider -rA --durations=10 python/tests
 
 # The fuzzer and the sweep run that `solvedb` too: `cargo solvedb` would

@@ -403,6 +403,37 @@ async fn run() {
         )
         .await;
     checks
+        .run(
+            "a rated game against the random level is recorded, not ranked, and says why",
+            async {
+                p.c.goto(&format!("{base}/?game=tictactoe&first=human&second=random"))
+                    .await
+                    .unwrap();
+                p.settled(None).await;
+                p.click_css("#rated").await;
+                p.settled(None).await;
+                loop {
+                    let free = p
+                        .js("return [...document.querySelectorAll('#board button.cell')]
+                           .filter(b => b.textContent === '').map(b => b.dataset.move)")
+                        .await;
+                    let free: Vec<String> = serde_json::from_value(free).unwrap();
+                    if free.is_empty() || !p.text("score").await.is_empty() {
+                        break;
+                    }
+                    let mv = rng.pick(&free).clone();
+                    p.click_css(&move_selector(&mv)).await;
+                    p.settled(None).await;
+                }
+                let status = p.text("status").await;
+                assert!(
+                    status.contains("Recorded, not ranked: games against the computer's random level do not rank."),
+                    "{status}"
+                );
+            },
+        )
+        .await;
+    checks
         .run("a posted move list makes no result", async {
             let answer = p
                 .js("return fetch('/api/v1/games', {method: 'POST', headers: {'content-type': 'application/json'},
@@ -471,6 +502,35 @@ async fn run() {
     }
     p.viewport(1280, 800).await;
     p.theme("light").await;
+    // The ranking rules, stated on the page with the server's figures.
+    checks
+        .run("the leaderboard page states the ranking rules", async {
+            let (_, board) = http_get(&base, "/api/v1/leaderboard").await;
+            p.click_css("#rules summary").await;
+            let rules = p.text("rules").await;
+            for rule in [
+                "unjudged move is never counted as accurate",
+                "random level do not rank",
+                "Playing yourself",
+            ] {
+                assert!(rules.contains(rule), "{rule:?} in {rules}");
+            }
+            let minimums = format!(
+                "minimum of moves: {} in 3×3 tic-tac-toe, the 3×3×3 cube and dots-and-boxes, {} in 4×4 tic-tac-toe and Qubic",
+                min_moves("tictactoe"),
+                min_moves("qubic")
+            );
+            assert!(rules.contains(&minimums), "{minimums:?} in {rules}");
+            let per_hour = format!(
+                "at most {} new players (browsers) an hour",
+                board["new_identities_per_hour"]
+            );
+            assert!(rules.contains(&per_hour), "{per_hour:?} in {rules}");
+            let min_games = format!("after {} ranked games", board["min_games"]);
+            assert!(rules.contains(&min_games), "{min_games:?} in {rules}");
+            p.screenshot("leaderboard-rules").await;
+        })
+        .await;
     // One game's leaderboard through the picker.
     p.c.find(Locator::Id("game"))
         .await

@@ -501,7 +501,47 @@ async fn players_who_only_drew_only_lost_or_only_won() {
         }
     }
     assert_eq!(names.values().sum::<u64>(), 6, "{names:?}");
+    // The same pages by cursor: each answer's `next` reads the page the
+    // page number does, the last has none.
+    let (_, mut page) = server.get("/api/v1/leaderboard?per_page=2").await;
+    for p in 2..=3 {
+        let next = page["next"].as_str().expect("a next page").to_owned();
+        let (status, after) = server
+            .get(&format!("/api/v1/leaderboard?per_page=2&after={next}"))
+            .await;
+        assert_eq!(status, 200, "{after}");
+        let (_, numbered) = server
+            .get(&format!("/api/v1/leaderboard?page={p}&per_page=2"))
+            .await;
+        assert_eq!(after["entries"], numbered["entries"], "page {p}");
+        assert_eq!(after["page"], p);
+        page = after;
+    }
+    assert!(page["next"].is_null(), "{page}");
+    // A cursor edited, of another game, with a page too; a page too deep.
+    let next = board_next(&server).await;
+    for query in [
+        format!("after=0{}", &next[1..]),
+        format!("after={next}&game=cube"),
+        format!("after={next}&page=2"),
+        "page=1002".to_owned(),
+    ] {
+        let (status, answer) = server
+            .get(&format!("/api/v1/leaderboard?per_page=2&{query}"))
+            .await;
+        assert_eq!(
+            (status, &answer["kind"]),
+            (400, &json!("request")),
+            "{query}: {answer}"
+        );
+    }
     server.stop().await;
+}
+
+/// The first page's `next` cursor (2 a page).
+async fn board_next(server: &Server) -> String {
+    let (_, page) = server.get("/api/v1/leaderboard?per_page=2").await;
+    page["next"].as_str().expect("a next page").to_owned()
 }
 
 /// Starts a tic-tac-toe session for `name` against `level`, plays `moves`
@@ -532,6 +572,14 @@ async fn games_against_the_random_level_or_too_short_are_recorded_not_ranked() {
     let ranked = resigned_after(&server, "fair", "classic", min).await;
     for state in [&short, &random, &ranked] {
         assert_eq!(state["recorded"], true, "recorded all the same: {state}");
+    }
+    // Each answer says why its game does not rank, as the store does.
+    assert_eq!(short["unranked"]["reason"], "short", "{short}");
+    assert_eq!(random["unranked"]["reason"], "random", "{random}");
+    assert!(ranked["unranked"].is_null(), "{ranked}");
+    for state in [&short, &random] {
+        let explained = state["unranked"]["explained"].as_str().unwrap();
+        assert!(!explained.is_empty(), "{state}");
     }
     let board = board(&server, None).await;
     let names: Vec<&str> = board["entries"]
@@ -575,5 +623,51 @@ async fn an_address_brings_few_new_identities_an_hour() {
     // nobody in its seat; a known identity goes on counting.
     assert_eq!(people, [("one", 2), ("two", 1)], "{board}");
     assert_eq!(entry(&board, "computer", "computer (classic)")["games"], 4);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_finished_while_the_database_is_locked_is_recorded_once_it_is_free() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = ServerLimits {
+        store_busy_timeout: Duration::from_millis(100),
+        ..solvedb_server::http::load::load_server_limits(64)
+    };
+    let server = Server::start_with(Some(dir.path()), limits, roomkit::limits()).await;
+    // Another process's writer on the same file: it holds the write lock
+    // well past the server's busy timeout.
+    let holder =
+        rusqlite::Connection::open(dir.path().join(solvedb_server::store::FILE_NAME)).unwrap();
+    holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let min = min_moves("tictactoe");
+    let state = resigned_after(&server, "held", "classic", min).await;
+    assert_eq!(state["result"]["resigned"], true, "{state}");
+    assert_eq!(state["recorded"], false, "the write failed: {state}");
+    // Retried meanwhile (every second), and refused each time.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let listed = |board: &Value| {
+        board["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == "held")
+    };
+    assert!(
+        !listed(&board(&server, None).await),
+        "not written while locked"
+    );
+    holder.execute_batch("COMMIT").unwrap();
+    drop(holder);
+    let mut waited = Duration::ZERO;
+    let board = loop {
+        let board = board(&server, None).await;
+        if listed(&board) || waited > Duration::from_secs(20) {
+            break board;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        waited += Duration::from_millis(200);
+    };
+    assert_eq!(entry(&board, "entries", "held")["games"], 1, "{board}");
+    assert_eq!(entry(&board, "entries", "held")["losses"], 1, "{board}");
     server.stop().await;
 }

@@ -57,6 +57,10 @@ pub struct ServerLimits {
     /// New identities one client address may bring to the leaderboard in
     /// an hour ([`Store::with_new_identities_per_hour`](crate::store::Store::with_new_identities_per_hour)).
     pub new_identities_per_hour: u32,
+    /// How long the leaderboard's database waits for another process's
+    /// lock before a write fails (and a finished game's record is retried,
+    /// see [`recording`](super::recording)).
+    pub store_busy_timeout: Duration,
     /// Searches and computer moves one client address may ask for in a
     /// burst (table answers are not counted).
     pub search_burst: u32,
@@ -93,6 +97,7 @@ impl Default for ServerLimits {
             connections: 4096,
             connections_per_address: 64,
             new_identities_per_hour: crate::store::NEW_IDENTITIES_PER_HOUR,
+            store_busy_timeout: crate::store::BUSY_TIMEOUT,
             search_burst: 20,
             searches_per_second: 4.0,
             body_bytes: 4 << 20,

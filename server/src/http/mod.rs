@@ -53,6 +53,7 @@ pub mod names;
 pub mod page;
 pub mod proven;
 pub mod rate;
+pub mod recording;
 pub mod referee;
 pub mod response;
 pub mod room_routes;

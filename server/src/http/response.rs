@@ -17,7 +17,7 @@ use serde_json::Value as Json;
 use solvedb_lookup::BoardShape;
 
 use super::referee::{Match, SEATS};
-use crate::store::Entry;
+use crate::store::{Entry, Recorded};
 
 /// A seat's name in JSON: `first` or `second`.
 pub fn seat_name(seat: u8) -> &'static str {
@@ -169,6 +169,11 @@ pub struct LeaderboardPage<'a> {
     pub pages: u64,
     /// Entries per page.
     pub per_page: u64,
+    /// The cursor of the next page (`after=`), `null` on the last.
+    pub next: Option<String>,
+    /// New players (identities) one address brings in an hour (a ranking
+    /// rule the page states).
+    pub new_identities_per_hour: u32,
 }
 
 /// The game of a room or a session as both send it: the game, the position
@@ -252,17 +257,31 @@ pub struct Finished {
     pub verdicts: Vec<VerdictView>,
     /// Whether the game was recorded.
     pub recorded: bool,
+    /// Why the recorded game does not rank (`null`: it ranks, or is not
+    /// recorded yet).
+    pub unranked: Option<UnrankedView>,
+}
+
+/// Why a recorded game does not rank.
+#[derive(Clone, Debug, Serialize)]
+pub struct UnrankedView {
+    /// The reason's name (as stored): `unjudged`, `random`, `short`,
+    /// `oneself`.
+    pub reason: &'static str,
+    /// The reason in a sentence.
+    pub explained: &'static str,
 }
 
 impl Finished {
     /// For a game that is over, each move's verdict (`judged` gives, for a
     /// move's verdict as kept, whether it kept the value, what it gave
-    /// away and the values it was judged by) and whether it was recorded;
+    /// away and the values it was judged by), whether it was recorded and
+    /// why it does not rank;
     /// `None` while it goes on.
     pub fn of<V>(
         game: &Match,
         verdicts: impl IntoIterator<Item = V>,
-        recorded: bool,
+        recorded: Option<&Recorded>,
         judged: impl Fn(V) -> (Option<bool>, Option<i64>, Option<VerdictValues>),
     ) -> Option<Finished> {
         game.result?;
@@ -281,7 +300,14 @@ impl Finished {
                 }
             })
             .collect();
-        Some(Finished { verdicts, recorded })
+        Some(Finished {
+            verdicts,
+            recorded: recorded.is_some(),
+            unranked: recorded.and_then(|r| r.unranked).map(|why| UnrankedView {
+                reason: why.as_str(),
+                explained: why.explained(),
+            }),
+        })
     }
 }
 

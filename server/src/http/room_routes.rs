@@ -210,13 +210,9 @@ async fn forfeit(state: &AppState, room: &Room) {
         st.report = None;
         st.record()
     };
-    let store = state.store.clone();
-    let recorded = match tokio::task::spawn_blocking(move || store.record(&record)).await {
-        Ok(Ok(id)) => Some(id),
-        _ => None,
-    };
+    let outcome = room.state().recorded.clone();
+    crate::http::recording::record(&state.store, record, &outcome, || {}).await;
     room.touch();
-    let mut st = room.state();
-    st.recorded = recorded;
+    let st = room.state();
     room.broadcast(&st);
 }

@@ -445,19 +445,12 @@ async fn handle(
     } else {
         None
     };
-    let recorded = match record {
-        Some(record) => {
-            let store = state.store.clone();
-            match tokio::task::spawn_blocking(move || store.record(&record)).await {
-                Ok(Ok(id)) => Some(id),
-                _ => None,
-            }
-        }
-        None => None,
-    };
+    if let Some(record) = record {
+        let outcome = room.state().recorded.clone();
+        crate::http::recording::record(&state.store, record, &outcome, || {}).await;
+    }
     let mut st = room.state();
     st.report = report;
-    st.recorded = recorded;
     room.broadcast(&st);
     Ok(())
 }

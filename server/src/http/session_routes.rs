@@ -123,30 +123,16 @@ async fn advance(state: &AppState, play: &mut Play) -> Result<(), ApiError> {
 }
 
 /// Records a finished (or resigned) game once. A write that fails (the
-/// database locked past its timeout) is not dropped: it is retried on a
-/// task of its own, every second, until it is recorded.
+/// database locked past its timeout) is not dropped: it is retried until
+/// it is recorded ([`recording`](super::recording)), and the session's
+/// state says so from then on.
 async fn record(state: &AppState, play: &mut Play) {
-    if play.recorded.is_some() || play.retrying || play.game.result.is_none() {
+    if play.recording_started || play.game.result.is_none() {
         return;
     }
+    play.recording_started = true;
     let record = play.record();
-    let store = state.store.clone();
-    let again = record.clone();
-    if let Ok(Ok(id)) = tokio::task::spawn_blocking(move || store.record(&record)).await {
-        play.recorded = Some(id);
-        return;
-    }
-    play.retrying = true;
-    let store = state.store.clone();
-    tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
-            let (store, record) = (store.clone(), again.clone());
-            if let Ok(Ok(_)) = tokio::task::spawn_blocking(move || store.record(&record)).await {
-                return;
-            }
-        }
-    });
+    super::recording::record(&state.store, record, &play.recorded, || {}).await;
 }
 
 /// Records the sessions that expired, and those of `client` past its

@@ -120,9 +120,11 @@ pub(crate) struct Play {
     pub(crate) by: Vec<Option<Level>>,
     pub(crate) verdicts: Vec<Verdict>,
     pub(crate) resigned: bool,
-    pub(crate) recorded: Option<i64>,
-    /// Its recording failed and is being retried until it is done.
-    pub(crate) retrying: bool,
+    /// The game's record, once written (a failed write is retried until
+    /// it is).
+    pub(crate) recorded: super::recording::Outcome,
+    /// Whether the finished game was handed to be recorded.
+    pub(crate) recording_started: bool,
     pub(crate) rng: Rng,
 }
 
@@ -183,8 +185,8 @@ impl Play {
             by: Vec::new(),
             verdicts: Vec::new(),
             resigned: false,
-            recorded: None,
-            retrying: false,
+            recorded: super::recording::Outcome::default(),
+            recording_started: false,
             rng: Rng::new(seed),
         })
     }
@@ -253,7 +255,7 @@ impl Play {
                 winner: winner.map(seat_name),
                 resigned: self.resigned,
             }),
-            finished: Finished::of(m, &self.verdicts, self.recorded.is_some(), |v| {
+            finished: Finished::of(m, &self.verdicts, self.recorded.get(), |v| {
                 let values = VerdictValues {
                     before: v.before.clone(),
                     played: v.played.clone(),

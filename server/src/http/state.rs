@@ -78,7 +78,9 @@ impl AppState {
             rooms: Arc::new(Rooms::new(RoomLimits::default())),
             sessions: Arc::new(Sessions::new(SessionLimits::default())),
             store: Arc::new(
-                Store::in_memory()?.with_new_identities_per_hour(limits.new_identities_per_hour),
+                Store::in_memory()?
+                    .with_new_identities_per_hour(limits.new_identities_per_hour)
+                    .with_busy_timeout(limits.store_busy_timeout)?,
             ),
             proven: Arc::new(ProvenCache::default()),
         })
@@ -92,7 +94,9 @@ impl AppState {
     /// If the database there cannot be opened or migrated.
     pub fn with_data(mut self, dir: &Path) -> Result<AppState> {
         self.store = Arc::new(
-            Store::open(dir)?.with_new_identities_per_hour(self.limits.new_identities_per_hour),
+            Store::open(dir)?
+                .with_new_identities_per_hour(self.limits.new_identities_per_hour)
+                .with_busy_timeout(self.limits.store_busy_timeout)?,
         );
         Ok(self)
     }

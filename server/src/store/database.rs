@@ -14,8 +14,14 @@ use super::migrations::migrate;
 /// The database file's name in the data directory.
 pub const FILE_NAME: &str = "leaderboard.sqlite3";
 
-/// Reading connections of a database in a file.
-const READERS: usize = 4;
+/// Reading connections of a database in a file: enough that readers
+/// seldom queue behind one whose thread the scheduler paused (each holds
+/// a small page cache, [`READER_CACHE_KIB`]).
+const READERS: usize = 16;
+
+/// Each reading connection's page cache, in KiB (the operating system's
+/// file cache is behind it).
+const READER_CACHE_KIB: i64 = 512;
 
 /// The database.
 #[derive(Debug)]
@@ -28,7 +34,15 @@ pub struct Store {
     path: Option<PathBuf>,
     /// New identities a client address may make in an hour.
     pub(super) new_identities_per_hour: u32,
+    /// The key the leaderboard's cursors are signed with
+    /// ([`cursor`](super::cursor)), kept in the database.
+    pub(super) cursor_key: Vec<u8>,
 }
+
+/// How long a connection waits for another's lock on the database before
+/// its statement fails, unless set otherwise
+/// ([`Store::with_busy_timeout`]).
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The connection behind `conn`, even after a panic elsewhere.
 pub(super) fn lock(conn: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
@@ -74,7 +88,7 @@ impl Store {
     }
 
     fn prepare(mut conn: Connection, path: Option<PathBuf>) -> Result<Store> {
-        conn.busy_timeout(Duration::from_secs(5))?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
         if path.is_some() {
             let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
             if !mode.eq_ignore_ascii_case("wal") {
@@ -83,6 +97,10 @@ impl Store {
         }
         conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")?;
         migrate(&mut conn)?;
+        let cursor_key: Vec<u8> =
+            conn.query_row("SELECT value FROM keys WHERE name = 'cursor'", [], |r| {
+                r.get(0)
+            })?;
         let mut readers = Vec::new();
         if let Some(path) = &path {
             for _ in 0..READERS {
@@ -91,7 +109,8 @@ impl Store {
                     OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
                 )
                 .context("opening a reading connection")?;
-                reader.busy_timeout(Duration::from_secs(5))?;
+                reader.busy_timeout(BUSY_TIMEOUT)?;
+                reader.pragma_update(None, "cache_size", -READER_CACHE_KIB)?;
                 readers.push(Mutex::new(reader));
             }
         }
@@ -101,7 +120,23 @@ impl Store {
             next_reader: AtomicUsize::new(0),
             path,
             new_identities_per_hour: super::ranking::NEW_IDENTITIES_PER_HOUR,
+            cursor_key,
         })
+    }
+
+    /// The same database, each connection waiting up to `timeout` for
+    /// another's lock (another process's, on the same file) before a
+    /// statement fails.
+    ///
+    /// # Errors
+    ///
+    /// If SQLite refuses the setting.
+    pub fn with_busy_timeout(self, timeout: Duration) -> Result<Store> {
+        lock(&self.writer).busy_timeout(timeout)?;
+        for reader in &self.readers {
+            lock(reader).busy_timeout(timeout)?;
+        }
+        Ok(self)
     }
 
     /// The database file, if not in memory.

@@ -5,13 +5,14 @@ use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, Transaction};
 
 use super::names::counts_as_a_name;
-use super::ranking::{ALL_GAMES, MIN_RANKED_GAMES};
+use super::ranking::{ALL_GAMES, COUNT_LISTED, MIN_RANKED_GAMES};
+use super::rejudge::rejudge;
 
 /// A migration brings the schema from its version to the next.
 type Migration = fn(&Transaction<'_>) -> Result<()>;
 
 /// Each migration brings the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[Migration] = &[to_version_1, to_version_2, to_version_3];
+const MIGRATIONS: &[Migration] = &[to_version_1, to_version_2, to_version_3, to_version_4];
 
 /// Version 1: games and their moves, players by name.
 pub(super) fn to_version_1(tx: &Transaction<'_>) -> Result<()> {
@@ -47,7 +48,7 @@ pub(super) fn to_version_1(tx: &Transaction<'_>) -> Result<()> {
 /// for nobody. Names of room games become one player each (there were no
 /// identities), except `anonymous` and the computer's names, which stood
 /// for anyone and count for nobody.
-fn to_version_2(tx: &Transaction<'_>) -> Result<()> {
+pub(super) fn to_version_2(tx: &Transaction<'_>) -> Result<()> {
     tx.execute_batch(
         "CREATE TABLE players (
              id       INTEGER PRIMARY KEY,
@@ -120,7 +121,7 @@ fn to_version_2(tx: &Transaction<'_>) -> Result<()> {
 /// order as columns of its own (`accuracy`, `ranked_wins`: NULL and 0
 /// before a rank) in the index `totals_board`. The order's columns are
 /// generated from the totals with [`MIN_RANKED_GAMES`] as it is now.
-fn to_version_3(tx: &Transaction<'_>) -> Result<()> {
+pub(super) fn to_version_3(tx: &Transaction<'_>) -> Result<()> {
     let min = MIN_RANKED_GAMES;
     tx.execute_batch(&format!(
         "ALTER TABLE games ADD COLUMN unranked TEXT;   -- NULL: ranked; else why not
@@ -166,10 +167,20 @@ fn to_version_3(tx: &Transaction<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Counts the people listed per game afresh (`listed` from `totals`).
-pub(super) const COUNT_LISTED: &str = "DELETE FROM listed;
-     INSERT INTO listed (game, people)
-     SELECT game, COUNT(*) FROM totals WHERE person = 1 GROUP BY game;";
+/// Version 4: the key the leaderboard's cursors are signed with
+/// ([`cursor`](super::cursor): 32 bytes of SQLite's randomness, a ChaCha20
+/// stream seeded by the operating system), and the games recorded before
+/// the ranking rules judged again by them ([`rejudge`](super::rejudge)).
+fn to_version_4(tx: &Transaction<'_>) -> Result<()> {
+    tx.execute_batch(
+        "CREATE TABLE keys (
+             name  TEXT PRIMARY KEY,
+             value BLOB NOT NULL
+         ) WITHOUT ROWID;
+         INSERT INTO keys (name, value) VALUES ('cursor', randomblob(32));",
+    )?;
+    rejudge(tx)
+}
 
 /// Brings the schema to the newest version, one migration per version,
 /// each in its own transaction.

@@ -24,23 +24,34 @@
 //!
 //! [`database`] opens the connections ([`Store`]); [`migrations`] brings
 //! the schema up to date; [`ranking`] says which games rank; [`writes`]
-//! records a game, [`reads`] reads the leaderboard; [`records`] holds what is kept and shown, [`names`] the
-//! names shown.
+//! records a game, [`reads`] reads the leaderboard a page at a time (by
+//! number near the top, by [`cursor`] anywhere); [`records`] holds what is
+//! kept and shown, [`names`] the names shown; [`rejudge`] judged the games
+//! of before the ranking rules by them.
 
+pub mod cursor;
 pub mod database;
 pub mod migrations;
 pub mod names;
 pub mod ranking;
 pub mod reads;
 pub mod records;
+pub mod rejudge;
 pub mod writes;
 
 #[cfg(test)]
+mod paging_tests;
+#[cfg(test)]
 mod read_bench;
+#[cfg(test)]
+mod rejudge_tests;
 #[cfg(test)]
 mod tests;
 
-pub use database::{FILE_NAME, Store};
+pub use cursor::CursorError;
+pub use database::{BUSY_TIMEOUT, FILE_NAME, Store};
 pub use names::{ANONYMOUS, computer_name, is_reserved_name, is_valid_identity};
 pub use ranking::{ALL_GAMES, MIN_RANKED_GAMES, NEW_IDENTITIES_PER_HOUR, Unranked, min_moves};
+pub use reads::{MAX_OFFSET, TooDeep};
 pub use records::{Board, Entry, GameRecord, MoveRecord, Seat};
+pub use writes::Recorded;

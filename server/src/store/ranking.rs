@@ -11,6 +11,10 @@
 //!   ([`Unranked::Short`]: a game resigned after one easy move would
 //!   otherwise be a perfect score);
 //! - the two seats were not the same player ([`Unranked::Oneself`]).
+//!
+//! Games recorded before these rules were judged again by them when the
+//! schema went to version 4 ([`rejudge`](super::rejudge)); the page's
+//! posted move lists of version 1 rank for nobody ([`Unranked::Posted`]).
 
 use super::records::{GameRecord, Seat};
 
@@ -20,6 +24,12 @@ pub const MIN_RANKED_GAMES: u64 = 3;
 
 /// The game under which the totals over every game are kept.
 pub const ALL_GAMES: &str = "*";
+
+/// Counts the people listed per game afresh (`listed` from `totals`: the
+/// people with totals of a ranked game).
+pub(super) const COUNT_LISTED: &str = "DELETE FROM listed;
+     INSERT INTO listed (game, people)
+     SELECT game, COUNT(*) FROM totals WHERE person = 1 GROUP BY game;";
 
 /// New identities a client address may bring to the leaderboard in an
 /// hour, unless set otherwise ([`Store::with_new_identities_per_hour`](super::Store::with_new_identities_per_hour));
@@ -38,6 +48,9 @@ pub enum Unranked {
     Short,
     /// Both seats were the same player.
     Oneself,
+    /// A move list the page posted (before the server refereed games), not
+    /// a game the server saw played.
+    Posted,
 }
 
 impl Unranked {
@@ -48,6 +61,20 @@ impl Unranked {
             Unranked::Random => "random",
             Unranked::Short => "short",
             Unranked::Oneself => "oneself",
+            Unranked::Posted => "posted",
+        }
+    }
+
+    /// What the reason means, in a sentence people read.
+    pub fn explained(self) -> &'static str {
+        match self {
+            Unranked::Unjudged => {
+                "a move could not be judged against perfect play in time, and an unjudged move is never counted as accurate"
+            }
+            Unranked::Random => "games against the computer's random level do not rank",
+            Unranked::Short => "a player made fewer than the game's minimum of moves",
+            Unranked::Oneself => "both seats were the same player",
+            Unranked::Posted => "a move list the page posted, not a game the server refereed",
         }
     }
 }

@@ -116,6 +116,10 @@ pub struct Board {
     pub people: Vec<Entry>,
     /// Pages of people (at least 1).
     pub pages: u64,
+    /// This page's number (from 1): where it starts, in pages.
+    pub page: u64,
+    /// The cursor of the page after this one, if there are more people.
+    pub next: Option<String>,
     /// The computer's levels, apart from people (every level, on every page).
     pub computer: Vec<Entry>,
 }

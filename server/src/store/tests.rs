@@ -10,14 +10,14 @@ use super::migrations::to_version_1;
 
 use super::*;
 
-fn person(identity: &str, name: &str) -> Seat {
+pub(super) fn person(identity: &str, name: &str) -> Seat {
     Seat::Person {
         identity: Some(identity.to_owned()),
         name: name.to_owned(),
     }
 }
 
-fn record(players: [Seat; 2], winner: Option<u8>, kept: &[Option<bool>]) -> GameRecord {
+pub(super) fn record(players: [Seat; 2], winner: Option<u8>, kept: &[Option<bool>]) -> GameRecord {
     GameRecord {
         game: "tictactoe".into(),
         kind: "room",
@@ -39,9 +39,9 @@ fn record(players: [Seat; 2], winner: Option<u8>, kept: &[Option<bool>]) -> Game
 }
 
 /// Six judged moves, three a seat: enough for a tic-tac-toe game to rank.
-const SIX_KEPT: &[Option<bool>] = &[Some(true); 6];
+pub(super) const SIX_KEPT: &[Option<bool>] = &[Some(true); 6];
 
-fn entry<'a>(board: &'a Board, name: &str) -> &'a Entry {
+pub(super) fn entry<'a>(board: &'a Board, name: &str) -> &'a Entry {
     board
         .people
         .iter()
@@ -282,24 +282,27 @@ fn a_version_1_database_is_migrated_with_its_data() {
         tx.commit().unwrap();
     }
     let store = Store::open(dir.path()).unwrap();
-    let board = store.leaderboard(Some("tictactoe"), 1, 20).unwrap();
-    let names: Vec<&str> = board.people.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names.len(), 3, "{names:?}");
-    let dee = entry(&board, "dee");
-    assert_eq!((dee.games, dee.wins, dee.draws, dee.losses), (2, 0, 2, 0));
-    // dee sat first: plies 0 (kept) and 2 (kept).
-    assert_eq!((dee.kept_moves, dee.rated_moves), (4, 4));
-    let los = entry(&board, "los");
-    // los: games 1 (a draw, see above) and 3 (lost); plies 1 (missed), 3 (unknown).
-    assert_eq!((los.games, los.draws, los.losses), (2, 1, 1));
-    assert_eq!((los.kept_moves, los.rated_moves), (0, 2));
-    // win: rooms 3 (won) and 4 (won against a person named like the
-    // computer, who counts for nobody); the posted game not at all.
-    let win = entry(&board, "win");
-    assert_eq!((win.games, win.wins), (2, 2));
-    assert!(board.computer.is_empty());
-    assert_eq!(store.game(5).unwrap().unwrap().kind, "posted");
+    // Every game of version 1 is kept, read back as it was; judged by the
+    // ranking rules (version 4), none ranks: each room game has a move
+    // of unknown value (ply 3) and two moves a seat, the posted one was
+    // not refereed.
     assert_eq!(store.count(None).unwrap(), 5);
+    assert_eq!(store.game(5).unwrap().unwrap().kind, "posted");
+    assert_eq!(
+        store.game(1).unwrap().unwrap().players[0].shown_name(),
+        "dee"
+    );
+    for id in 1..=4 {
+        assert_eq!(
+            unranked_of(&store, id).as_deref(),
+            Some("unjudged"),
+            "game {id}"
+        );
+    }
+    assert_eq!(unranked_of(&store, 5).as_deref(), Some("posted"));
+    let board = store.leaderboard(Some("tictactoe"), 1, 20).unwrap();
+    assert!(board.people.is_empty(), "{board:?}");
+    assert!(board.computer.is_empty());
     // New games go on from there.
     store
         .record(&record(
@@ -310,7 +313,8 @@ fn a_version_1_database_is_migrated_with_its_data() {
         .unwrap();
     let board = store.leaderboard(Some("tictactoe"), 1, 20).unwrap();
     // An identity is a new player: the dee of version 1 stays apart.
-    assert_eq!(board.people.len(), 5);
+    assert_eq!(board.people.len(), 2);
+    assert_eq!(entry(&board, "dee").games, 1);
 }
 
 #[test]
@@ -365,7 +369,7 @@ fn not_a_database_is_an_error() {
 }
 
 /// Why game `id` does not rank, as stored (`None`: it ranks).
-fn unranked_of(store: &Store, id: i64) -> Option<String> {
+pub(super) fn unranked_of(store: &Store, id: i64) -> Option<String> {
     lock(&store.writer)
         .query_row("SELECT unranked FROM games WHERE id = ?1", [id], |r| {
             r.get(0)

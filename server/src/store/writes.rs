@@ -11,6 +11,16 @@ use super::names::{ANONYMOUS, computer_name};
 use super::ranking::{ALL_GAMES, Unranked, unranked};
 use super::records::{GameRecord, Seat};
 
+/// A game as recorded: its id, and why it does not rank (`None`: it
+/// ranks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// The game's id.
+    pub id: i64,
+    /// Why it does not rank, if it does not.
+    pub unranked: Option<Unranked>,
+}
+
 /// An hour, in seconds.
 const HOUR: i64 = 60 * 60;
 
@@ -29,6 +39,16 @@ impl Store {
     ///
     /// If SQLite cannot write it.
     pub fn record(&self, game: &GameRecord) -> Result<i64> {
+        Ok(self.record_judged(game)?.id)
+    }
+
+    /// Records a finished game as [`record`](Store::record) does; returns
+    /// its id and why it does not rank, if it does not.
+    ///
+    /// # Errors
+    ///
+    /// If SQLite cannot write it.
+    pub fn record_judged(&self, game: &GameRecord) -> Result<Recorded> {
         let mut conn = lock(&self.writer);
         let tx = conn.transaction()?;
         let mut why = unranked(game);
@@ -75,7 +95,7 @@ impl Store {
             add_to_totals(&tx, game, players)?;
         }
         tx.commit()?;
-        Ok(id)
+        Ok(Recorded { id, unranked: why })
     }
 }
 

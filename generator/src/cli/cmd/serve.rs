@@ -40,6 +40,12 @@ pub struct Args {
     /// recorded (default 300; 0: no clock).
     #[arg(long, requires = "http", value_name = "SECONDS")]
     move_clock: Option<u64>,
+    /// With `--http`: seconds a room with nobody connected waits before it
+    /// closes (if nobody claimed its invite) or, while the rooms are past
+    /// their reserve line, gives way to a new one (default 45; at least 1).
+    #[arg(long, requires = "http", value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    room_empty: Option<u64>,
     #[command(flatten)]
     tables: TablesArg,
     /// With `--http`: the directory of the leaderboard's database
@@ -92,6 +98,9 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
         let mut rooms = http::rooms::RoomLimits::default();
         if let Some(seconds) = args.move_clock {
             rooms.move_clock = (seconds > 0).then(|| std::time::Duration::from_secs(seconds));
+        }
+        if let Some(seconds) = args.room_empty {
+            rooms.empty = std::time::Duration::from_secs(seconds);
         }
         return http::run(
             &tables,

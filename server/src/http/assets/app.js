@@ -1037,16 +1037,24 @@ async function ratedMove(mv) {
   const [mine, ...theirs] = played;
   let text = `You played ${coord(mine)}.`;
   if (theirs.length) text += ` The computer played ${theirs.map(coord).join(", ")}.`;
-  if (answer.json.result) text += answer.json.recorded ? " Recorded in the leaderboard." : "";
+  if (answer.json.result) text += recordedText(answer.json);
   S.pending = text;
   adopt(answer.json);
+}
+
+/** What a finished rated game's answer says of its record: recorded, and
+ * ranked or why not (the ranking rules are on the leaderboard page). */
+function recordedText(json) {
+  if (!json.recorded) return "";
+  if (!json.unranked) return " Recorded in the leaderboard.";
+  return ` Recorded, not ranked: ${json.unranked.explained}.`;
 }
 
 function resignRated() {
   const session = S.rated.session;
   sessionStorage.removeItem("solvedb-session");
   post("sessions/resign", { session }).then((answer) => {
-    if (answer.ok) announce("You resigned the rated game: it counts as lost.");
+    if (answer.ok) announce(`You resigned the rated game: it counts as lost.${recordedText(answer.json)}`);
   });
 }
 

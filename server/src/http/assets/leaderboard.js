@@ -1,17 +1,22 @@
 // The leaderboard page: one page of /api/v1/leaderboard at a time (people
 // ranked, then those without a rank yet), the computer's levels apart; the
-// game and page in the URL.
+// game and the page in the URL: `after=` the cursor the answer gave as
+// `next` (any depth), or `page=` for the first pages. The cursors of the
+// pages before are kept in the history entry, for "Previous".
 import { initTheme, plural } from "./values.js";
 
 const $ = (id) => document.getElementById(id);
 const PER_PAGE = 20;
-let pages = 1;
 const GAMES = []; // the entries of /api/v1/games
+// Where the page shown is: its game, its start ({ page } or { after }),
+// the starts of the pages walked before it, and the next page's cursor.
+let here = { game: "", start: { page: 1 }, trail: [], next: null, page: 1 };
 
 function query() {
   const q = new URLSearchParams(location.search);
+  const after = q.get("after");
   const page = Math.max(1, Number.parseInt(q.get("page") || "1", 10) || 1);
-  return { game: q.get("game") || "", page };
+  return { game: q.get("game") || "", start: after ? { after } : { page } };
 }
 
 /** A table row for an entry: `first` is its first cell (rank or level). */
@@ -44,9 +49,11 @@ function row(e, first, shownTag) {
   return tr;
 }
 
-async function show(game, page, push) {
+async function show(game, start, trail, push) {
   document.body.dataset.state = "busy";
-  const params = new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) });
+  const params = new URLSearchParams({ per_page: String(PER_PAGE) });
+  if (start.after) params.set("after", start.after);
+  else params.set("page", String(start.page));
   if (game) params.set("game", game);
   const response = await fetch(`/api/v1/leaderboard?${params}`);
   const json = await response.json();
@@ -55,13 +62,18 @@ async function show(game, page, push) {
     document.body.dataset.state = "idle";
     return;
   }
-  pages = json.pages;
+  const { page, pages } = json;
+  here = { game, start, trail, next: json.next, page };
   const q = new URLSearchParams();
   if (game) q.set("game", game);
-  if (page > 1) q.set("page", String(page));
-  if (push) history.pushState(null, "", `?${q}`);
+  if (start.after) q.set("after", start.after);
+  else if (start.page > 1) q.set("page", String(start.page));
+  if (push) history.pushState({ trail }, "", `?${q}`);
+  else history.replaceState({ trail }, "", `?${q}`);
   $("game").value = game;
   $("min-games").textContent = String(json.min_games);
+  $("min-games-rule").textContent = String(json.min_games);
+  $("identities-per-hour").textContent = String(json.new_identities_per_hour);
   // A player's number shows where a name alone would not tell them apart.
   const count = new Map();
   for (const e of json.entries) count.set(e.name, (count.get(e.name) || 0) + 1);
@@ -91,7 +103,7 @@ async function show(game, page, push) {
   $("computer-empty").hidden = json.computer.length > 0;
   $("page-of").textContent = `page ${page} of ${pages}`;
   $("prev").disabled = page <= 1;
-  $("next").disabled = page >= pages;
+  $("next").disabled = !json.next;
   $("status").textContent = `${game ? titleOf(game) : "All games"}, page ${page} of ${pages}`;
   document.body.dataset.state = "idle";
 }
@@ -112,12 +124,23 @@ async function main() {
     option.textContent = entry.title;
     $("game").append(option);
   }
-  $("game").addEventListener("change", (e) => show(e.target.value, 1, true));
-  $("prev").addEventListener("click", () => show(query().game, query().page - 1, true));
-  $("next").addEventListener("click", () => show(query().game, query().page + 1, true));
-  addEventListener("popstate", () => show(query().game, query().page, false));
-  const { game, page } = query();
-  show(game, page, false);
+  $("game").addEventListener("change", (e) => show(e.target.value, { page: 1 }, [], true));
+  // Previous: the page walked before this one; from a link to a deep page
+  // (no walk behind it), the first page.
+  $("prev").addEventListener("click", () => {
+    const trail = here.trail.slice();
+    const start = trail.pop() || { page: 1 };
+    show(here.game, start, trail, true);
+  });
+  $("next").addEventListener("click", () => {
+    if (here.next) show(here.game, { after: here.next }, [...here.trail, here.start], true);
+  });
+  addEventListener("popstate", (e) => {
+    const { game, start } = query();
+    show(game, start, (e.state && e.state.trail) || [], false);
+  });
+  const { game, start } = query();
+  show(game, start, (history.state && history.state.trail) || [], false);
 }
 
 main();

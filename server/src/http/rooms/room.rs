@@ -94,8 +94,9 @@ pub(crate) struct GameState {
     pub(crate) report: Option<Report>,
     /// Each move's verdict: kept the value, and what it gave away.
     pub(crate) verdicts: Vec<(Option<bool>, Option<i64>)>,
-    /// The leaderboard's id of the finished game.
-    pub(crate) recorded: Option<i64>,
+    /// The finished game's record, once written (a failed write is
+    /// retried until it is).
+    pub(crate) recorded: crate::http::recording::Outcome,
     /// When the player to move forfeits, while the clock runs.
     pub(crate) clock: Option<Instant>,
     /// The seat that forfeited, if the game ended so.
@@ -147,7 +148,7 @@ impl Room {
                 spectators: 0,
                 report,
                 verdicts: Vec::new(),
-                recorded: None,
+                recorded: crate::http::recording::Outcome::default(),
                 clock: None,
                 forfeited: None,
             }),
@@ -254,7 +255,7 @@ impl Room {
             },
             spectators: st.spectators,
             hints: self.hints,
-            finished: Finished::of(m, &st.verdicts, st.recorded.is_some(), |&(kept, cost)| {
+            finished: Finished::of(m, &st.verdicts, st.recorded.get(), |&(kept, cost)| {
                 (kept, cost, None)
             }),
         };
