@@ -3,7 +3,9 @@
 //! a probe, a position is refused before it waits for one, and a session's
 //! move runs under one deadline however many searches it makes. Answers
 //! sent before a body was read say `Connection: close`, and the bodies
-//! held at once are bounded over every connection.
+//! held at once are bounded over every connection. The analysis stream
+//! takes its slot before it answers and gives it back when its client
+//! leaves.
 
 mod hostile;
 mod roomkit;
@@ -19,7 +21,8 @@ use solvedb_server::http::rooms::RoomLimits;
 use solvedb_server::http::{AppState, ServerLimits};
 use solvedb_server::store::Seat;
 use solvedb_tests::committed_tables;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
 const CUBE_CLASSIC: &str =
     "/api/v1/computer?game=cube&position=...........................&level=classic";
@@ -224,5 +227,69 @@ async fn the_bodies_held_at_once_are_bounded() {
     let (status, _, json) =
         request(&server, me(), "POST", "/api/v1/sessions", &[JSON], &body).await;
     assert_eq!(status, 201, "{json}");
+    server.stop().await;
+}
+
+const STREAM_5X5: &str = "/api/v1/analysis?game=dots:5x5&position=5x5:";
+
+/// Opens the analysis stream of the empty 5×5 board from `source` and
+/// reads its answer's head: the connection and the head.
+async fn open_stream(server: &hostile::Server, source: std::net::IpAddr) -> (TcpStream, String) {
+    let mut tcp = tcp_from(source, server.addr).await;
+    let head = format!("GET {STREAM_5X5} HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr);
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    let mut got = Vec::new();
+    let mut byte = [0u8; 1];
+    let read = tokio::time::timeout(Duration::from_secs(30), async {
+        while !got.ends_with(b"\r\n\r\n") && tcp.read(&mut byte).await.unwrap_or(0) == 1 {
+            got.push(byte[0]);
+        }
+    });
+    read.await.expect("a head within 30 s");
+    (tcp, String::from_utf8_lossy(&got).to_ascii_lowercase())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_analysis_stream_takes_its_slot_first_and_frees_it_when_its_client_leaves() {
+    // One slot; searches and requests that may last minutes, so only the
+    // client's leaving can free the slot within the test.
+    let limits = quick(ServerLimits {
+        searches: 1,
+        search_queue: 4,
+        queue_wait: Duration::from_secs(3),
+        search_time: Duration::from_secs(120),
+        request_time: Duration::from_secs(180),
+        ..ServerLimits::default()
+    });
+    let server = start(limits, RoomLimits::default()).await;
+    // A stream starts and its search holds the one slot.
+    let (watcher, head) = open_stream(&server, me()).await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("text/event-stream"), "{head}");
+    // Every slot held: another stream is refused by its status, as a probe
+    // is, not inside a 200.
+    let (status, _, json) = request(&server, other(2), "GET", STREAM_5X5, &[], "").await;
+    assert_eq!(
+        (status, json["kind"].as_str()),
+        (503, Some("budget")),
+        "{json}"
+    );
+    // Its client leaves: the search stops and the slot comes free, long
+    // before the minutes the search may take.
+    drop(watcher);
+    let left = Instant::now();
+    let mut admitted = None;
+    for n in 3..7 {
+        let (tcp, head) = open_stream(&server, other(n)).await;
+        if head.starts_with("http/1.1 200") {
+            admitted = Some(tcp);
+            break;
+        }
+    }
+    assert!(
+        admitted.is_some(),
+        "the slot stayed held {:.1} s after its client left",
+        left.elapsed().as_secs_f64()
+    );
     server.stop().await;
 }

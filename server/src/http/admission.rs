@@ -12,14 +12,20 @@
 //! request (a room's WebSocket) gets one of its own per call. [`run`] then
 //! takes a search slot ([`SearchSlots`](super::search_slots::SearchSlots):
 //! the per-client rate, the slots and their short queue) and runs the work
-//! on a blocking thread under the admission's stop.
+//! on a blocking thread under the admission's stop. A request that answers
+//! before its work runs (a stream: its status goes out first) takes its
+//! slot ahead ([`Admission::reserve`]), so a refusal is its status, and
+//! runs its work in [`Admission::scope`], which ends when the client leaves.
 
+use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr};
+use std::sync::Mutex;
 
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
 use solvedb_lookup::{ErrorKind, Oracle, Stop};
+use tokio::sync::OwnedSemaphorePermit;
 
 use super::error::ApiError;
 use super::layers::client_of;
@@ -32,6 +38,9 @@ use super::state::AppState;
 pub struct Admission {
     client: IpAddr,
     stop: Stop,
+    /// A search slot taken ahead of the work ([`Admission::reserve`]),
+    /// which the request's first [`run`] uses.
+    reserved: Mutex<Option<OwnedSemaphorePermit>>,
 }
 
 impl Admission {
@@ -40,7 +49,35 @@ impl Admission {
         Admission {
             client,
             stop: Stop::new(Some(limits.search_time), limits.search_nodes),
+            reserved: Mutex::new(None),
         }
+    }
+
+    /// An admission for the request being handled, for work that outlives
+    /// its handler (a stream's): the same client, its own stop.
+    pub fn for_current(limits: &ServerLimits) -> Admission {
+        Admission::new(limits, client())
+    }
+
+    /// Takes a search slot now, within the client's rate, for the first
+    /// [`run`] of this admission's work.
+    ///
+    /// # Errors
+    ///
+    /// Kind `budget`, as [`run`] refuses.
+    pub async fn reserve(&self, state: &AppState) -> Result<(), ApiError> {
+        let permit = state
+            .searches
+            .admit(self.client, state.limits.queue_wait)
+            .await?;
+        *self.reserved.lock().unwrap_or_else(|e| e.into_inner()) = Some(permit);
+        Ok(())
+    }
+
+    /// Runs `work` as this admission's request: its searches share its
+    /// stop, cancelled when `work` ends or is dropped.
+    pub async fn scope<T>(self, work: impl Future<Output = T>) -> T {
+        CURRENT.scope(self, work).await
     }
 
     /// The stop every search of the request shares.
@@ -104,10 +141,19 @@ pub async fn run<T: Send + 'static>(
 ) -> Result<T, ApiError> {
     let mut own = None;
     let (client, stop) = current(state, &mut own);
-    let permit = state
-        .searches
-        .admit(client, state.limits.queue_wait)
-        .await?;
+    let reserved = CURRENT
+        .try_with(|a| a.reserved.lock().unwrap_or_else(|e| e.into_inner()).take())
+        .ok()
+        .flatten();
+    let permit = match reserved {
+        Some(permit) => permit,
+        None => {
+            state
+                .searches
+                .admit(client, state.limits.queue_wait)
+                .await?
+        }
+    };
     let oracle = state.oracle.clone();
     tokio::task::spawn_blocking(move || {
         let answer = work(&oracle, &stop);

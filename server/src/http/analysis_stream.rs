@@ -10,9 +10,12 @@
 //!
 //! The analysis is the probe's ([`proven_with_progress`]): the same
 //! search slot, limits and kept answers; the stream ends within the
-//! request's time limit.
+//! request's time limit. The slot is taken before the stream's `200`, so
+//! a client over its rate, or a server with every slot busy, is refused
+//! by status as a probe is; and the search stops when the client leaves.
 
 use std::convert::Infallible;
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
@@ -25,7 +28,8 @@ use serde_json::Value as Json;
 use solvedb_lookup::{GameId, Want, error_json_of};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
-use super::api::{Params, ask, check_before_admission, proven_with_progress};
+use super::admission::Admission;
+use super::api::{Params, ask, check_before_admission, needs_search, proven_with_progress};
 use super::error::{ApiError, status_of};
 use super::proven::Proven;
 use super::response::StreamAnswer;
@@ -52,27 +56,42 @@ async fn analysis(
         Ok(asked) => asked,
         Err(e) => return e.into_response(),
     };
+    let admission = Admission::for_current(&state.limits);
+    if needs_search(&state, game, &position)
+        && let Err(e) = admission.reserve(&state).await
+    {
+        return e.into_response();
+    }
     let (events, received) = unbounded_channel::<Event>();
     let limit = state.limits.request_time;
-    tokio::spawn(async move {
-        let run = run(&state, game, &position, events.clone());
-        if tokio::time::timeout(limit, run).await.is_err() {
-            let e = ApiError {
-                kind: solvedb_lookup::ErrorKind::Budget,
-                message: format!(
-                    "the request took longer than {} s, the limit",
-                    limit.as_secs_f64()
-                ),
-            };
-            send_answer(&state, &events, Err(e));
+    tokio::spawn(admission.scope(async move {
+        let run = tokio::time::timeout(limit, run(&state, game, &position, events.clone()));
+        tokio::select! {
+            finished = run => {
+                if finished.is_err() {
+                    let e = ApiError {
+                        kind: solvedb_lookup::ErrorKind::Budget,
+                        message: format!(
+                            "the request took longer than {} s, the limit",
+                            limit.as_secs_f64()
+                        ),
+                    };
+                    send_answer(&state, &events, Err(e));
+                }
+            }
+            // The client left: the scope ends, its admission's stop is
+            // cancelled and the search stops at its next poll.
+            () = events.closed() => {}
         }
-    });
+    }));
     let stream = futures_util::stream::unfold(received, |mut received| async move {
         let event = received.recv().await?;
         Some((Ok::<_, Infallible>(event), received))
     });
+    // A comment every second: a client that left is noticed when a write
+    // fails, so within a second, and its search stops.
     Sse::new(stream)
-        .keep_alive(KeepAlive::default())
+        .keep_alive(KeepAlive::default().interval(Duration::from_secs(1)))
         .into_response()
 }
 

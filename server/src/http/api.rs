@@ -170,6 +170,18 @@ pub async fn proven_of(state: &AppState, game: GameId, position: &str) -> Result
     proven_with_progress(state, game, position, |_| {}).await
 }
 
+/// `position` in the game's own notation, as the kept answers are keyed.
+fn normal_form(game: GameId, position: &str) -> Result<String, ApiError> {
+    Ok(with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?)
+}
+
+/// Whether answering `position` takes a live search: no table answers it
+/// in place and no answer to it is kept.
+pub(crate) fn needs_search(state: &AppState, game: GameId, position: &str) -> bool {
+    !state.tables.answers_in_place(&game)
+        && normal_form(game, position).is_ok_and(|normal| state.proven.get(game, &normal).is_none())
+}
+
 /// [`proven_of`], `progress` told what is proved as the search goes (after
 /// forced play, and after each move it settles), on the search's thread.
 pub async fn proven_with_progress(
@@ -178,8 +190,7 @@ pub async fn proven_with_progress(
     position: &str,
     progress: impl FnMut(&Proven) + Send + 'static,
 ) -> Result<Proven, ApiError> {
-    let normal =
-        with_game!(game, g => g.parse(position).map(|p| g.notation(p)).map_err(Error::from))?;
+    let normal = normal_form(game, position)?;
     if let Some(proven) = state.proven.get(game, &normal) {
         return Ok(proven);
     }
