@@ -38,8 +38,9 @@ use super::board::{QubicBoard, QubicCell};
 use super::lines::{CELLS, line_cells};
 use super::symmetry::{INVERSES, canonical_with_symmetry};
 use super::threats::{THREAT_BUDGET, ThreatSearch};
+use crate::error::Error;
 use crate::format::{IndexScheme, Table, TableData, TableError, ValueEncoding, encode_outcome};
-use crate::game::{Game, Probed, Tabled};
+use crate::game::{Game, Probed, SearchLimits, Tabled};
 use crate::value::{Score, WIN_SCORE};
 
 /// Entry bytes per block of a Qubic table: 256 records of 18 bytes.
@@ -304,6 +305,18 @@ impl Tabled for Qubic {
                 slot: board.x,
                 reason: format!("{} is not a position of the strategy", self.notation(board)),
             })
+    }
+
+    /// [`live::live_probe`](super::live::live_probe): an exact search
+    /// while it is quick, then proofs for both players with the strategy's
+    /// records as leaves.
+    fn live_probe<D: TableData>(
+        &self,
+        table: Option<&Table<D>>,
+        canonical: QubicBoard,
+        limits: &SearchLimits,
+    ) -> Option<Result<Probed, Error>> {
+        Some(super::live::live_probe(table, canonical, limits))
     }
 
     fn table_probe<D: TableData>(
