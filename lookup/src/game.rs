@@ -273,7 +273,7 @@ pub trait Tabled: Game {
     /// A live proof for a canonical position that no table settles, run
     /// instead of the exact search where the request's stop has limits (a
     /// deadline or a node budget in `limits.stop`): its answer is exact or a
-    /// true bound ([`Probed::at_most`]). `None` (the default): the game has
+    /// true bound (`Probed::at_most`). `None` (the default): the game has
     /// none, the exact search answers. Qubic's proves wins for both
     /// players with the strategy table as leaves
     /// ([`live`](crate::games::qubic::live)).
