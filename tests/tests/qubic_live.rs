@@ -8,7 +8,7 @@
 use solvedb_lookup::games::qubic::SYMMETRIES;
 use solvedb_lookup::games::qubic::live::prove_both;
 use solvedb_lookup::games::qubic::samples::{late_positions, people_position};
-use solvedb_lookup::games::qubic::strategy::Strategy;
+use solvedb_lookup::games::qubic::strategy::{Records, Strategy};
 use solvedb_lookup::{
     Error, ExactSolver, Game, GameOracle, Qubic, QubicBoard, QubicSolver, SearchLimits, Source,
     Stop, Table, read_table,
@@ -65,7 +65,7 @@ fn the_proofs_agree_with_exact_searches_on_one_thread_and_on_two() {
         for (empties, count) in [(8, 12), (16, 12), (22, 10)] {
             for board in late_positions(count, empties, 4400 + u64::from(empties)) {
                 let canonical = Qubic.canonical(board);
-                let probed = prove_both::<Vec<u8>>(None, canonical, &limits).unwrap();
+                let probed = prove_both(None, canonical, &limits).unwrap();
                 let exact = solver.score(canonical).unwrap();
                 if empties <= 8 {
                     // The plain minimax agrees with the alpha-beta here.
@@ -114,7 +114,7 @@ fn with_the_strategy_as_leaves_x_is_proved_the_winner_wherever_o_replies() {
                     break;
                 }
                 let canonical = Qubic.canonical(board);
-                let probed = prove_both(Some(&table), canonical, &limits).unwrap();
+                let probed = prove_both(Some(&Records(&table)), canonical, &limits).unwrap();
                 assert!(probed.score < 0, "{}: O should lose", Qubic.notation(board));
                 checked += 1;
             } else {
@@ -203,7 +203,7 @@ fn the_stop_ends_the_proofs_with_its_own_error() {
     };
     let canonical = Qubic.canonical(board);
     assert!(matches!(
-        prove_both::<Vec<u8>>(None, canonical, &limits),
+        prove_both(None, canonical, &limits),
         Err(Error::Cancelled)
     ));
     handle.join().unwrap();

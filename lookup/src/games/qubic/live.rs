@@ -10,7 +10,8 @@
 //!    ([`SearchLimits::threads`] `Some(1)`: one after the other, each in
 //!    half the time left): "X wins" and "O wins". The first proof ends
 //!    the other. The search for X ends at every position the strategy
-//!    table holds a record of ([`Leaves`]): a record is a proof that X
+//!    table holds a record of ([`Leaves`]; the table's
+//!    [`Records`](super::strategy::Records)): a record is a proof that X
 //!    wins there. Each prover keeps a proof table of [`TABLE_BYTES`].
 //!
 //! The oracle runs it only for a probe whose [`Stop`] has limits (a
@@ -28,9 +29,7 @@ use std::time::Duration;
 use super::Qubic;
 use super::board::QubicBoard;
 use super::prover::{Attacker, Leaves, Prover, ProverLimits, Verdict};
-use super::strategy::{decode_record, key};
 use crate::error::Error;
-use crate::format::{Table, TableData};
 use crate::game::{Probed, SearchLimits};
 use crate::search::Search;
 use crate::stop::Stop;
@@ -42,29 +41,18 @@ pub const EXACT_TIME: Duration = Duration::from_millis(250);
 /// Memory of one prover's proof table: two per request.
 pub const TABLE_BYTES: u64 = 16 << 20;
 
-/// The strategy table's records as a database of X's wins: each record is
-/// a canonical X-to-move position from which the strategy wins.
-struct Records<'t, D>(&'t Table<D>);
-
-impl<D: TableData> Leaves for Records<'_, D> {
-    fn x_wins(&self, canonical: QubicBoard) -> bool {
-        // A corrupt record is no proof (the table's checks report it).
-        matches!(self.0.wide_entry(key(canonical)),
-            Ok(Some(entry)) if decode_record(canonical, entry).is_ok())
-    }
-}
-
 /// The value of `canonical` (not over, not settled by the table), found
 /// within `limits` (its stop, node budget and threads) as the [module
-/// documentation](self) says, with `table`'s records as leaves.
+/// documentation](self) says, the search for X ending at `leaves` (the
+/// strategy table's [`Records`](super::strategy::Records)).
 ///
 /// # Errors
 ///
 /// What stopped the searches ([`Error::TimeExhausted`],
 /// [`Error::BudgetExhausted`], [`Error::Cancelled`]) when neither the
 /// exact value nor a proof was found in time.
-pub fn live_probe<D: TableData>(
-    table: Option<&Table<D>>,
+pub fn live_probe(
+    leaves: Option<&dyn Leaves>,
     canonical: QubicBoard,
     limits: &SearchLimits,
 ) -> Result<Probed, Error> {
@@ -91,25 +79,23 @@ pub fn live_probe<D: TableData>(
             if stop.poll().is_ok() && stop.nodes_left() != Some(0) => {}
         Err(other) => return Err(other),
     }
-    prove_both(table, canonical, limits)
+    prove_both(leaves, canonical, limits)
 }
 
 /// The proofs alone (step 2 of the [module documentation](self)): the
 /// value of `canonical` (not over) by proofs that X wins and that O wins,
-/// on two threads or one ([`SearchLimits::threads`]), with `table`'s
-/// records as leaves, within `limits.stop`.
+/// on two threads or one ([`SearchLimits::threads`]), the search for X
+/// ending at `leaves`, within `limits.stop`.
 ///
 /// # Errors
 ///
 /// As [`live_probe`].
-pub fn prove_both<D: TableData>(
-    table: Option<&Table<D>>,
+pub fn prove_both(
+    leaves: Option<&dyn Leaves>,
     canonical: QubicBoard,
     limits: &SearchLimits,
 ) -> Result<Probed, Error> {
     let stop = &limits.stop;
-    let records = table.map(Records);
-    let leaves = records.as_ref().map(|r| r as &dyn Leaves);
     let (x, o) = if limits.threads == Some(1) {
         one_after_the_other(canonical, leaves, stop)
     } else {
