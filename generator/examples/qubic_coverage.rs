@@ -1,23 +1,24 @@
 //! How much of the game the probe answers as people reach it:
 //! `qubic_coverage [--tables DIR] [--positions N] [--seconds S] [--seed S]
-//! [--stones A-B] [--moves]`. For each stone count, N positions from
+//! [--stones A-B] [--moves] [--threads T]`. For each stone count, N positions from
 //! `people_position` (seeds `seed·1000 + stones·100 + i`, skipping games
 //! already over), each probed as the server probes it (the table of
 //! `DIR/qubic.sdb` if present, else live search only), with a deadline of
 //! S seconds (the server's 3 s by default): the value alone, or with
-//! `--moves` the value and every move's. Prints answered/N and the median
+//! `--moves` the value and every move's; the live proofs on `T` threads
+//! (every core by default, `1`: one after the other). Prints answered/N and the median
 //! and slowest time per stone count.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use solvedb_lookup::games::qubic::samples::people_position;
-use solvedb_lookup::{Game, GameOracle, Qubic, Stop, TableFile, open_table};
+use solvedb_lookup::{Game, GameOracle, Qubic, SearchLimits, Stop, TableFile, open_table};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (mut tables, mut positions, mut seconds, mut seed) = (PathBuf::from("tables"), 20, 3.0, 1);
-    let (mut from, mut to, mut moves) = (0u32, 24u32, false);
+    let (mut from, mut to, mut moves, mut threads) = (0u32, 24u32, false, None);
     let mut i = 0;
     while i < args.len() {
         let value = args.get(i + 1).cloned().unwrap_or_default();
@@ -26,6 +27,7 @@ fn main() -> anyhow::Result<()> {
             "--positions" => positions = value.parse()?,
             "--seconds" => seconds = value.parse()?,
             "--seed" => seed = value.parse()?,
+            "--threads" => threads = Some(value.parse()?),
             "--stones" => {
                 let (a, b) = value.split_once('-').unwrap_or((&value, &value));
                 (from, to) = (a.parse()?, b.parse()?);
@@ -45,7 +47,11 @@ fn main() -> anyhow::Result<()> {
     } else {
         println!("no {}: live search only", path.display());
         GameOracle::search_only(Qubic)
-    };
+    }
+    .with_search_limits(SearchLimits {
+        threads,
+        ..SearchLimits::default()
+    });
     println!(
         "stones  answered  median s  slowest s  (value{})",
         if moves { " and every move" } else { "" }

@@ -270,6 +270,22 @@ pub trait Tabled: Game {
         }))
     }
 
+    /// A live proof for a canonical position that no table settles, run
+    /// instead of the exact search where the request's stop has limits (a
+    /// deadline or a node budget in `limits.stop`): its answer is exact or a
+    /// true bound (`Probed::at_most`). `None` (the default): the game has
+    /// none, the exact search answers. Qubic's proves wins for both
+    /// players with the strategy table as leaves
+    /// ([`live`](crate::games::qubic::live)).
+    fn live_probe<D: TableData>(
+        &self,
+        _table: Option<&Table<D>>,
+        _canonical: Self::Position,
+        _limits: &SearchLimits,
+    ) -> Option<Result<Probed, Error>> {
+        None
+    }
+
     /// Refuses a table header that does not describe a table of this game.
     ///
     /// # Errors

@@ -232,11 +232,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         // A table answer builds no search (what a warm probe costs).
         let (score, at_most, source) = match self.table_answer(position)? {
             Some(answer) => answer,
-            None => (
-                self.new_search(stop).score(self.game.canonical(position))?,
-                false,
-                Source::Search,
-            ),
+            None => self.searched(position, &mut self.new_search(stop))?,
         };
         Ok(Probe {
             value: self.game.value(position, score),
@@ -365,12 +361,28 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     ) -> Result<(Score, bool, Source), Error> {
         match self.table_answer(position)? {
             Some(answer) => Ok(answer),
-            None => Ok((
-                search.score(self.game.canonical(position))?,
-                false,
-                Source::Search,
-            )),
+            None => self.searched(position, search),
         }
+    }
+
+    /// The score of a position no table covers, whether it is a bound:
+    /// the game's live proof ([`Tabled::live_probe`]) where the request's
+    /// [`Stop`] has a deadline or a node budget and the game has one, else
+    /// `search` of its canonical image.
+    fn searched(
+        &self,
+        position: G::Position,
+        search: &mut Search<'_, G>,
+    ) -> Result<(Score, bool, Source), Error> {
+        let canonical = self.game.canonical(position);
+        let limits = search.limits();
+        if limits.stop.is_limited() {
+            if let Some(probed) = self.game.live_probe(self.table.as_ref(), canonical, limits) {
+                let probed = probed?;
+                return Ok((probed.score, probed.at_most, Source::Search));
+            }
+        }
+        Ok((search.score(canonical)?, false, Source::Search))
     }
 
     /// What the table says of `position` (its score, whether the plies are

@@ -89,6 +89,11 @@ impl<'g, G: Game> Search<'g, G> {
         }
     }
 
+    /// The limits it searches within.
+    pub fn limits(&self) -> &SearchLimits {
+        &self.limits
+    }
+
     /// Positions visited so far.
     pub fn nodes(&self) -> u64 {
         match &self.dedicated {

@@ -74,8 +74,20 @@ impl Stop {
     /// its deadline, out of nodes), and the nodes its searches visit are
     /// charged to this one too. Cancelling the part leaves this one going.
     pub fn within(&self, time: Duration) -> Stop {
+        self.cut(Some((Instant::now() + time, time)))
+    }
+
+    /// A part of this stop's work without a deadline of its own
+    /// ([`within`](Stop::within) otherwise): what one of several searches
+    /// racing for the same answer polls, so that the first to answer can
+    /// cancel the others.
+    pub fn part(&self) -> Stop {
+        self.cut(None)
+    }
+
+    fn cut(&self, deadline: Option<(Instant, Duration)>) -> Stop {
         Stop(Some(Arc::new(Shared {
-            deadline: Some((Instant::now() + time, time)),
+            deadline,
             nodes: self.nodes_left(),
             spent: AtomicU64::new(0),
             cancelled: AtomicBool::new(false),
@@ -168,6 +180,18 @@ impl Stop {
             .is_some_and(|s| s.deadline.is_some() || s.nodes.is_some() || s.parent.is_limited())
     }
 
+    /// The time left before the nearest deadline, if there is one.
+    pub fn time_left(&self) -> Option<Duration> {
+        let shared = self.0.as_ref()?;
+        let own = shared
+            .deadline
+            .map(|(deadline, _)| deadline.saturating_duration_since(Instant::now()));
+        match (own, shared.parent.time_left()) {
+            (Some(own), Some(parent)) => Some(own.min(parent)),
+            (own, parent) => own.or(parent),
+        }
+    }
+
     /// The nodes still to spend, if the budget is bounded.
     pub fn nodes_left(&self) -> Option<u64> {
         let shared = self.0.as_ref()?;
@@ -241,6 +265,15 @@ mod tests {
         whole.cancel();
         assert!(part.is_cancelled());
         assert!(matches!(part.poll(), Err(Error::Cancelled)));
+
+        let whole = Stop::new(Some(Duration::from_secs(60)), None);
+        let racer = whole.part();
+        assert!(racer.time_left().unwrap() <= Duration::from_secs(60));
+        assert!(racer.time_left().unwrap() > Duration::from_secs(50));
+        racer.cancel();
+        assert!(matches!(racer.poll(), Err(Error::Cancelled)));
+        assert!(whole.poll().is_ok());
+        assert_eq!(Stop::new(None, None).part().time_left(), None);
 
         let whole = Stop::new(None, None);
         let part = whole.within(Duration::ZERO);

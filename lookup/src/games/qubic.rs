@@ -45,9 +45,11 @@
 
 mod board;
 mod lines;
+pub mod live;
 mod move_order;
 mod notation;
 mod pairing;
+pub mod prover;
 pub mod samples;
 mod solver;
 pub mod strategy;

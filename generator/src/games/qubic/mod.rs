@@ -1,5 +1,6 @@
-//! Qubic's generator side: the df-pn prover ([`prover`]), the proof of the
-//! first player's win and its table ([`prove`]: `solvedb build qubic`), the
+//! Qubic's generator side: the proof of the first player's win and its
+//! table ([`prove`]: `solvedb build qubic`, with the library's df-pn
+//! [`prover`] sized for a build: gigabytes of proof table on huge pages), the
 //! tasks a build keeps ([`parts`]), the walk of a table's strategy
 //! against every defence with rules of its own ([`walk`]: `solvedb verify`
 //! and `solvedb export qubic`), and `solvedb bench qubic`, which measures
@@ -19,7 +20,8 @@
 pub mod dictionary;
 pub mod parts;
 pub mod prove;
-pub mod prover;
+/// The df-pn prover, which the library's probe also runs (on requests).
+pub use solvedb_lookup::games::qubic::prover;
 pub mod walk;
 
 use std::io::Write;

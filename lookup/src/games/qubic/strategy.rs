@@ -36,10 +36,13 @@
 use super::Qubic;
 use super::board::{QubicBoard, QubicCell};
 use super::lines::{CELLS, line_cells};
+use super::live::live_probe;
+use super::prover::Leaves;
 use super::symmetry::{INVERSES, canonical_with_symmetry};
 use super::threats::{THREAT_BUDGET, ThreatSearch};
+use crate::error::Error;
 use crate::format::{IndexScheme, Table, TableData, TableError, ValueEncoding, encode_outcome};
-use crate::game::{Game, Probed, Tabled};
+use crate::game::{Game, Probed, SearchLimits, Tabled};
 use crate::value::{Score, WIN_SCORE};
 
 /// Entry bytes per block of a Qubic table: 256 records of 18 bytes.
@@ -134,6 +137,20 @@ pub fn threat_move(threats: &mut ThreatSearch, board: QubicBoard) -> Option<Stra
 /// A threat search as probes run it.
 pub fn probe_threats() -> ThreatSearch {
     ThreatSearch::new(THREAT_BUDGET)
+}
+
+/// A strategy table's records as a database of X's wins ([`Leaves`]):
+/// each record is a canonical X-to-move position from which the strategy
+/// wins, where a live proof for X ends.
+#[derive(Debug)]
+pub struct Records<'t, D>(pub &'t Table<D>);
+
+impl<D: TableData> Leaves for Records<'_, D> {
+    fn x_wins(&self, canonical: QubicBoard) -> bool {
+        // A corrupt record is no proof (the table's checks report it).
+        matches!(self.0.wide_entry(key(canonical)),
+            Ok(Some(entry)) if decode_record(canonical, entry).is_ok())
+    }
 }
 
 /// A strategy table and the threat search its probes use.
@@ -304,6 +321,20 @@ impl Tabled for Qubic {
                 slot: board.x,
                 reason: format!("{} is not a position of the strategy", self.notation(board)),
             })
+    }
+
+    /// [`live::live_probe`](super::live::live_probe): an exact search
+    /// while it is quick, then proofs for both players with the strategy's
+    /// records as leaves.
+    fn live_probe<D: TableData>(
+        &self,
+        table: Option<&Table<D>>,
+        canonical: QubicBoard,
+        limits: &SearchLimits,
+    ) -> Option<Result<Probed, Error>> {
+        let records = table.map(Records);
+        let leaves = records.as_ref().map(|r| r as &dyn Leaves);
+        Some(live_probe(leaves, canonical, limits))
     }
 
     fn table_probe<D: TableData>(

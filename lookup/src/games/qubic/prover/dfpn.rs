@@ -6,11 +6,15 @@ mod pass_cache;
 
 use std::time::Instant;
 
-use solvedb_lookup::games::qubic::threats::{ThreatLine, ThreatSearch};
-use solvedb_lookup::games::qubic::{INVERSES, SYMMETRIES, SYMMETRY_COUNT, has_line};
-use solvedb_lookup::{Error, QubicBoard, QubicCell};
+use crate::error::Error;
+use crate::games::qubic::board::{QubicBoard, QubicCell};
+use crate::games::qubic::lines::has_line;
+use crate::games::qubic::symmetry::{INVERSES, SYMMETRIES, SYMMETRY_COUNT};
+use crate::games::qubic::threats::{ThreatLine, ThreatSearch};
+use crate::stop::Stop;
 
 use super::images::{Images, Order, child_images, images_of, least, least_after};
+use super::leaves::Leaves;
 use super::limits::ProverLimits;
 use super::move_order::attacker_move_order;
 use super::proof_numbers::{Child, INFINITE, ProofNumber, combine, epsilon, solved, sub};
@@ -50,9 +54,18 @@ use pass_cache::{PassEntry, pass_cache};
 ///   the thrashing of plain df-pn.
 /// - **Memory**: a table of fixed size ([`ProverLimits::table_bytes`]); a
 ///   node that lost its entry is searched again when it is needed.
-#[derive(Debug)]
-pub struct Prover {
+/// - **Leaves** ([`Prover::with_leaves`]): a database of positions known
+///   won for X (the strategy table's records) ends the search there: a
+///   proved node for X, a disproved one for O.
+/// - **Stopping**: besides its own limits, a [`Stop`] shared with a
+///   request ([`Prover::with_stop`]), polled at every node and charged
+///   the nodes spent.
+pub struct Prover<'l> {
     attacker: Attacker,
+    leaves: Option<&'l dyn Leaves>,
+    stop: Stop,
+    /// Nodes charged to `stop` so far.
+    charged: u64,
     limits: ProverLimits,
     table: ProofTable,
     threats: ThreatSearch,
@@ -65,11 +78,25 @@ pub struct Prover {
     pass_cache: Vec<PassEntry>,
 }
 
-impl Prover {
+impl std::fmt::Debug for Prover<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prover")
+            .field("attacker", &self.attacker)
+            .field("limits", &self.limits)
+            .field("leaves", &self.leaves.is_some())
+            .field("nodes", &self.nodes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'l> Prover<'l> {
     /// A prover of wins for `attacker` within `limits`.
-    pub fn new(attacker: Attacker, limits: ProverLimits) -> Prover {
+    pub fn new(attacker: Attacker, limits: ProverLimits) -> Prover<'l> {
         Prover {
             attacker,
+            leaves: None,
+            stop: Stop::default(),
+            charged: 0,
             limits,
             table: ProofTable::new(limits.table_bytes, limits.replace_by_work),
             threats: ThreatSearch::new(limits.threat_budget),
@@ -80,6 +107,30 @@ impl Prover {
             trace: Trace::default(),
             pass_cache: pass_cache(limits.pass_cache),
         }
+    }
+
+    /// The prover, ending its search at the positions `leaves` knows won
+    /// for X.
+    pub fn with_leaves(mut self, leaves: &'l dyn Leaves) -> Prover<'l> {
+        self.leaves = Some(leaves);
+        self
+    }
+
+    /// The prover, stopped also by `stop` (polled at every node, and
+    /// charged the nodes spent).
+    pub fn with_stop(mut self, stop: Stop) -> Prover<'l> {
+        self.stop = stop;
+        self
+    }
+
+    /// What the leaves say of a canonical board: X-to-move positions they
+    /// know won for X are proved for X and disproved for O.
+    fn leaf(&self, key: QubicBoard) -> Option<Verdict> {
+        let leaves = self.leaves?;
+        (key.x_to_move() && leaves.x_wins(key)).then_some(match self.attacker {
+            Attacker::X => Verdict::Proved,
+            Attacker::O => Verdict::Disproved,
+        })
     }
 
     /// Reports, after each child searched at a node shallower than
@@ -144,7 +195,9 @@ impl Prover {
             return Ok(Verdict::Proved);
         }
         let images = images_of(board);
-        let (pn, dn) = self.mid(&images, INFINITE - 1, INFINITE - 1)?;
+        let searched = self.mid(&images, INFINITE - 1, INFINITE - 1);
+        self.charge();
+        let (pn, dn) = searched?;
         if pn == 0 {
             Ok(Verdict::Proved)
         } else if dn == 0 {
@@ -205,6 +258,14 @@ impl Prover {
         Ok(None)
     }
 
+    /// Charges the stop the nodes spent since it was last charged (proof
+    /// and threat search).
+    fn charge(&mut self) {
+        let nodes = self.nodes();
+        self.stop.charge(nodes - self.charged);
+        self.charged = nodes;
+    }
+
     /// Counts a node and checks the limits.
     fn visit(&mut self) -> Result<(), Error> {
         self.nodes += 1;
@@ -213,6 +274,14 @@ impl Prover {
             if self.nodes() > limit {
                 return Err(Error::BudgetExhausted { budget: limit });
             }
+        }
+        // Every node: one node's threat searches can take milliseconds.
+        self.charge();
+        self.stop.poll()?;
+        if let Some(0) = self.stop.nodes_left() {
+            return Err(Error::BudgetExhausted {
+                budget: self.nodes(),
+            });
         }
         if self.nodes & 0xff == 0 {
             if let (Some(deadline), Some(time)) = (self.deadline, self.limits.time) {
@@ -239,6 +308,11 @@ impl Prover {
         let board = QubicBoard::from_masks(images[0].0, images[0].1);
         let (key, symmetry) = least(images);
         let to_key = |mv: u8| SYMMETRIES[symmetry][usize::from(mv)];
+        if let Some(verdict) = self.leaf(key) {
+            let (pn, dn) = solved(verdict);
+            self.table.put(key, pn, dn, None, 1);
+            return Ok((pn, dn));
+        }
         let moves = match self.evaluate_cached(board, key)? {
             Evaluation::Solved(verdict, mv) => {
                 let (pn, dn) = solved(verdict);
@@ -367,6 +441,11 @@ impl Prover {
         for child in children.iter_mut() {
             if let Some(entry) = self.table.get(child.key) {
                 (child.pn, child.dn) = (entry.pn, entry.dn);
+                continue;
+            }
+            if let Some(verdict) = self.leaf(child.key) {
+                (child.pn, child.dn) = solved(verdict);
+                self.table.put(child.key, child.pn, child.dn, None, 1);
                 continue;
             }
             let after = board.with_move(QubicCell::new(child.cell).expect("a cell"));

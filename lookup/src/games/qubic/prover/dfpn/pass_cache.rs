@@ -2,7 +2,7 @@
 //! to move, passes, remembered by position
 //! ([`ProverLimits::pass_cache`](super::super::ProverLimits::pass_cache)).
 
-use solvedb_lookup::games::qubic::threats::ThreatLine;
+use crate::games::qubic::threats::ThreatLine;
 
 use super::Prover;
 
@@ -36,7 +36,7 @@ pub(super) fn pass_cache(entries: usize) -> Vec<PassEntry> {
     ]
 }
 
-impl Prover {
+impl Prover<'_> {
     /// The attacker's threat line if the defender passed
     /// ([`ThreatSearch::find`]), through the cache of pass lines.
     pub(super) fn pass_line(&mut self, attacker: u64, defender: u64) -> Option<ThreatLine> {

@@ -1,7 +1,7 @@
 //! The order an OR node searches the attacker's moves in where it is
 //! narrowed ([`ProverLimits::width`](super::ProverLimits::width)).
 
-use solvedb_lookup::games::qubic::{LINE_DEGREE, LINES, LINES_THROUGH};
+use crate::games::qubic::lines::{LINE_DEGREE, LINES, LINES_THROUGH};
 
 use super::proof_numbers::Child;
 

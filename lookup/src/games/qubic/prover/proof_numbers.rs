@@ -2,7 +2,7 @@
 //! from its children's (with weak numbers and the 1 + ε trick's
 //! thresholds).
 
-use solvedb_lookup::QubicBoard;
+use crate::games::qubic::board::QubicBoard;
 
 use super::Verdict;
 

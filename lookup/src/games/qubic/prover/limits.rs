@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use solvedb_lookup::games::qubic::threats::THREAT_BUDGET;
+use crate::games::qubic::threats::THREAT_BUDGET;
 
 use super::proof_numbers::{INFINITE, ProofNumber};
 

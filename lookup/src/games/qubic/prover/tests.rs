@@ -1,8 +1,9 @@
 //! The prover against the library's live solver (and plain minimax where
 //! it is quick), in every configuration of its limits.
 
-use solvedb_lookup::games::qubic::samples::{late_positions, minimax_score};
-use solvedb_lookup::{ExactSolver, Game, Qubic, QubicBoard, QubicCell, QubicSolver, SearchLimits};
+use crate::game::{ExactSolver, Game, SearchLimits};
+use crate::games::qubic::samples::{late_positions, minimax_score};
+use crate::games::qubic::{Qubic, QubicBoard, QubicCell, QubicSolver};
 
 use super::{Attacker, Prover, ProverLimits, Verdict};
 

@@ -1,8 +1,8 @@
 //! The proof table ([`ProofTable`]): proof numbers by canonical board, in a
 //! fixed memory.
 
-use solvedb_lookup::QubicBoard;
-use solvedb_lookup::{HUGE_PAGES_FROM, advise_huge_pages};
+use crate::games::qubic::board::QubicBoard;
+use crate::mapping::{HUGE_PAGES_FROM, advise_huge_pages};
 
 use super::proof_numbers::ProofNumber;
 
@@ -198,7 +198,7 @@ impl ProofTable {
 #[cfg(test)]
 mod table {
     use super::*;
-    use solvedb_lookup::testkit::Rng;
+    use crate::testkit::Rng;
 
     fn random_board(rng: &mut Rng) -> QubicBoard {
         let x = rng.next_u64();

@@ -1,10 +1,11 @@
 //! What the rules and the threat search say about a node before its
 //! children are searched ([`Evaluation`]).
 
-use solvedb_lookup::games::qubic::has_pairing;
-use solvedb_lookup::games::qubic::line_cells;
-use solvedb_lookup::games::qubic::threats::ThreatLine;
-use solvedb_lookup::{Error, QubicBoard};
+use crate::error::Error;
+use crate::games::qubic::board::QubicBoard;
+use crate::games::qubic::lines::line_cells;
+use crate::games::qubic::pairing::has_pairing;
+use crate::games::qubic::threats::ThreatLine;
 
 use super::super::Verdict;
 use super::super::proof_numbers::{ProofNumber, solved};
@@ -28,7 +29,7 @@ pub(super) fn numbers(evaluation: &Evaluation) -> (ProofNumber, ProofNumber, Opt
     }
 }
 
-impl Prover {
+impl Prover<'_> {
     fn threat_line(&mut self, attacker: u64, defender: u64, hint: &[u8]) -> Option<ThreatLine> {
         self.stats.threat_searches += 1;
         let line = self.threats.find_with_hint(attacker, defender, hint);

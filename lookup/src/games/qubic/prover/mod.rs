@@ -1,10 +1,12 @@
-//! The df-pn prover behind Qubic's table ([`Prover`]): depth-first
-//! proof-number search with threat sequences at the nodes, which proves
-//! that one side of a Qubic position wins. Only `solvedb build qubic`
-//! ([`prove`](super::prove)) runs it: the library's probe needs none of it.
-//! The rules it searches are the library's
-//! ([`solvedb_lookup::games::qubic`]: lines, threat search, pairing
-//! strategies, symmetries).
+//! The df-pn prover ([`Prover`]): depth-first proof-number search with
+//! threat sequences at the nodes, which proves that one side of a Qubic
+//! position wins. Two callers size it: `solvedb build qubic` (the
+//! generator's `prove`, gigabytes of proof table, hours) finds the
+//! strategy table with it, and the probe's live proof
+//! ([`live`](super::live): a small table, the request's
+//! [`Stop`](crate::Stop), the strategy table as [`Leaves`]) answers
+//! positions beyond the table with it. The rules it searches are the
+//! module's: lines, threat search, pairing strategies, symmetries.
 //!
 //! - `dfpn` ([`Prover`]): the search, with its evaluation of a node by the
 //!   rules and the threat search (`dfpn/evaluation`) and its cache of pass
@@ -14,6 +16,7 @@
 //! - `proof_numbers`: proof numbers and how a node's follow from its
 //!   children's;
 //! - `proof_table`: a fixed-size cache of proof numbers by canonical board;
+//! - `leaves` ([`Leaves`]): positions known won for X, where a search ends;
 //! - `images`: a board's 192 images, from which its children's canonical
 //!   forms follow;
 //! - `move_order`: the attacker's move order at narrowed OR nodes;
@@ -22,6 +25,7 @@
 
 mod dfpn;
 mod images;
+mod leaves;
 mod limits;
 mod move_order;
 mod proof_numbers;
@@ -33,6 +37,7 @@ mod trace;
 mod tests;
 
 pub use dfpn::Prover;
+pub use leaves::Leaves;
 pub use limits::{ProverLimits, REVISION};
 pub use proof_numbers::{INFINITE, ProofNumber};
 pub use stats::ProverStats;

@@ -2,8 +2,8 @@
 //! the canonical form of each child follows without mapping its masks: the
 //! proof search keys every node by its canonical board.
 
-use solvedb_lookup::QubicBoard;
-use solvedb_lookup::games::qubic::{SYMMETRIES, SYMMETRY_COUNT, mask_image};
+use crate::games::qubic::board::QubicBoard;
+use crate::games::qubic::symmetry::{SYMMETRIES, SYMMETRY_COUNT, mask_image};
 
 /// A board's images under the 192 symmetries (index 0 the board itself):
 /// the children's images follow by adding the image of one cell to each,
@@ -143,8 +143,8 @@ fn least_by(
 #[cfg(test)]
 mod frames {
     use super::*;
-    use solvedb_lookup::QubicCell;
-    use solvedb_lookup::testkit::Rng;
+    use crate::games::qubic::board::QubicCell;
+    use crate::testkit::Rng;
 
     #[test]
     fn least_after_by_the_order_is_least_after_by_every_image() {

@@ -1,0 +1,207 @@
+//! The live answer of a Qubic position that the strategy table does not
+//! settle ([`live_probe`]): an exact search while it is quick, then df-pn
+//! proofs for both players at once, within the request's [`Stop`].
+//!
+//! 1. **Exact search first** ([`QubicSolver`](super::QubicSolver) through
+//!    [`Search`]), within an eighth of the time left (at most
+//!    [`EXACT_TIME`]) or of the nodes left: late positions finish in well
+//!    under a millisecond, with the exact value.
+//! 2. **Proofs for both players** ([`Prover`]), one on each of two threads
+//!    ([`SearchLimits::threads`] `Some(1)`: one after the other, each in
+//!    half the time left): "X wins" and "O wins". The first proof ends
+//!    the other. The search for X ends at every position the strategy
+//!    table holds a record of ([`Leaves`]; the table's
+//!    [`Records`](super::strategy::Records)): a record is a proof that X
+//!    wins there. Each prover keeps a proof table of [`TABLE_BYTES`].
+//!
+//! The oracle runs it only for a probe whose [`Stop`] has limits (a
+//! deadline or a node budget, as the server's): a probe without any is the
+//! exact search's alone, however long it takes.
+//!
+//! What it reports is exact or a true bound: a proved win is "win in at
+//! most N", N the empty cells (of the winner's parity: the game ends when
+//! the board is full at the latest); both proofs refuted is a draw, which
+//! fills the board (exact). Otherwise the search's own error says what
+//! stopped it.
+
+use std::time::Duration;
+
+use super::Qubic;
+use super::board::QubicBoard;
+use super::prover::{Attacker, Leaves, Prover, ProverLimits, Verdict};
+use crate::error::Error;
+use crate::game::{Probed, SearchLimits};
+use crate::search::Search;
+use crate::stop::Stop;
+use crate::value::{Score, WIN_SCORE};
+
+/// The longest the exact search runs before the proofs start.
+pub const EXACT_TIME: Duration = Duration::from_millis(250);
+
+/// Memory of one prover's proof table: two per request.
+pub const TABLE_BYTES: u64 = 16 << 20;
+
+/// The value of `canonical` (not over, not settled by the table), found
+/// within `limits` (its stop, node budget and threads) as the [module
+/// documentation](self) says, the search for X ending at `leaves` (the
+/// strategy table's [`Records`](super::strategy::Records)).
+///
+/// # Errors
+///
+/// What stopped the searches ([`Error::TimeExhausted`],
+/// [`Error::BudgetExhausted`], [`Error::Cancelled`]) when neither the
+/// exact value nor a proof was found in time.
+pub fn live_probe(
+    leaves: Option<&dyn Leaves>,
+    canonical: QubicBoard,
+    limits: &SearchLimits,
+) -> Result<Probed, Error> {
+    let stop = &limits.stop;
+    // The exact search's share: of the time left where there is a
+    // deadline, else of the nodes left (so that a search bounded by nodes
+    // alone is a function of the board), else EXACT_TIME.
+    let mut exact_limits = limits.clone();
+    match (stop.time_left(), stop.nodes_left()) {
+        (Some(left), _) => exact_limits.stop = stop.within((left / 8).min(EXACT_TIME)),
+        (None, Some(nodes)) => exact_limits.nodes = Some(nodes / 8),
+        (None, None) => exact_limits.stop = stop.within(EXACT_TIME),
+    }
+    match Search::with_limits(&Qubic, exact_limits).score(canonical) {
+        Ok(score) => {
+            return Ok(Probed {
+                score,
+                at_most: false,
+                by_rules: false,
+            });
+        }
+        // Only the exact search's own share ran out: prove.
+        Err(Error::TimeExhausted { .. } | Error::BudgetExhausted { .. })
+            if stop.poll().is_ok() && stop.nodes_left() != Some(0) => {}
+        Err(other) => return Err(other),
+    }
+    prove_both(leaves, canonical, limits)
+}
+
+/// The proofs alone (step 2 of the [module documentation](self)): the
+/// value of `canonical` (not over) by proofs that X wins and that O wins,
+/// on two threads or one ([`SearchLimits::threads`]), the search for X
+/// ending at `leaves`, within `limits.stop`.
+///
+/// # Errors
+///
+/// As [`live_probe`].
+pub fn prove_both(
+    leaves: Option<&dyn Leaves>,
+    canonical: QubicBoard,
+    limits: &SearchLimits,
+) -> Result<Probed, Error> {
+    let stop = &limits.stop;
+    let (x, o) = if limits.threads == Some(1) {
+        one_after_the_other(canonical, leaves, stop)
+    } else {
+        side_by_side(canonical, leaves, stop)
+    };
+    value(canonical, x, o)
+}
+
+/// Whether `attacker` wins `board`, within `stop`.
+fn prove(
+    board: QubicBoard,
+    attacker: Attacker,
+    leaves: Option<&dyn Leaves>,
+    stop: Stop,
+) -> Result<Verdict, Error> {
+    let limits = ProverLimits {
+        table_bytes: TABLE_BYTES,
+        ..ProverLimits::default()
+    };
+    let mut prover = Prover::new(attacker, limits).with_stop(stop);
+    if let Some(leaves) = leaves {
+        prover = prover.with_leaves(leaves);
+    }
+    prover.prove(board)
+}
+
+/// X's proof on this thread (with the leaves), O's on another (without:
+/// a table need not be shared between threads); the first proof cancels
+/// the other search.
+fn side_by_side(
+    board: QubicBoard,
+    leaves: Option<&dyn Leaves>,
+    stop: &Stop,
+) -> (Result<Verdict, Error>, Result<Verdict, Error>) {
+    let (x_stop, o_stop) = (stop.part(), stop.part());
+    let (end_x, end_o) = (x_stop.clone(), o_stop.clone());
+    let proved = |verdict: &Result<Verdict, Error>| matches!(verdict, Ok(Verdict::Proved));
+    std::thread::scope(|scope| {
+        let o = scope.spawn(move || {
+            let o = prove(board, Attacker::O, None, o_stop);
+            if proved(&o) {
+                end_x.cancel();
+            }
+            o
+        });
+        let x = prove(board, Attacker::X, leaves, x_stop);
+        if proved(&x) {
+            end_o.cancel();
+        }
+        let o = o.join().unwrap_or(Err(Error::Cancelled));
+        (x, o)
+    })
+}
+
+/// X's proof, then O's, each in half the time left (the one-thread
+/// baseline of [`side_by_side`]).
+fn one_after_the_other(
+    board: QubicBoard,
+    leaves: Option<&dyn Leaves>,
+    stop: &Stop,
+) -> (Result<Verdict, Error>, Result<Verdict, Error>) {
+    let half = |stop: &Stop| match stop.time_left() {
+        Some(left) => stop.within(left / 2),
+        None => stop.part(),
+    };
+    let x = prove(board, Attacker::X, leaves, half(stop));
+    if matches!(x, Ok(Verdict::Proved)) {
+        return (x, Err(Error::Cancelled));
+    }
+    let o = prove(board, Attacker::O, leaves, stop.part());
+    (x, o)
+}
+
+/// The value the two proofs give `board`: a win of the side that proved
+/// its own (bounded by the empty cells), a draw when both are refuted,
+/// else the error that stopped the search still needed.
+fn value(
+    board: QubicBoard,
+    x: Result<Verdict, Error>,
+    o: Result<Verdict, Error>,
+) -> Result<Probed, Error> {
+    let x_moves = board.x_to_move();
+    let empty = board.empty().count_ones();
+    let stones = board.stones() as Score;
+    let win = |mover_wins: bool| {
+        // The winner moves on odd plies from here when it is the mover.
+        let plies = if (empty % 2 == 1) == mover_wins {
+            empty
+        } else {
+            empty - 1
+        };
+        let score = WIN_SCORE - (stones + plies as Score);
+        Ok(Probed {
+            score: if mover_wins { score } else { -score },
+            at_most: true,
+            by_rules: false,
+        })
+    };
+    match (x, o) {
+        (Ok(Verdict::Proved), _) => win(x_moves),
+        (_, Ok(Verdict::Proved)) => win(!x_moves),
+        (Ok(Verdict::Disproved), Ok(Verdict::Disproved)) => Ok(Probed {
+            score: 0,
+            at_most: false,
+            by_rules: false,
+        }),
+        (Err(cause), _) | (_, Err(cause)) => Err(cause),
+    }
+}
