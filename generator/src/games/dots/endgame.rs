@@ -13,7 +13,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use solvedb_lookup::games::dots::{EndgameSolver, Rules};
+use solvedb_lookup::games::dots::{EndgameSolver, NodeCounts, Rules};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{Dots, Edges, Game, SearchLimits};
 
@@ -124,6 +124,8 @@ struct Solve {
     value_alone: Option<(u64, Duration)>,
     nodes: u64,
     time: Duration,
+    /// How the nodes ended (the solver now only).
+    counts: NodeCounts,
 }
 
 fn solve_now(board: Dots, p: Edges, moves: bool, options: &EndgameOptions) -> Result<Solve> {
@@ -152,6 +154,7 @@ fn solve_now(board: Dots, p: Edges, moves: bool, options: &EndgameOptions) -> Re
         value_alone,
         nodes: solver.nodes(),
         time: started.elapsed(),
+        counts: solver.node_counts(),
     })
 }
 
@@ -190,6 +193,7 @@ fn solve_before(board: Dots, p: Edges, moves: bool, options: &EndgameOptions) ->
         value_alone: None,
         nodes: solver.nodes(),
         time: started.elapsed(),
+        counts: NodeCounts::default(),
     })
 }
 
@@ -252,6 +256,7 @@ pub fn run(text: &str, options: &EndgameOptions, out: &mut dyn Write) -> Result<
             set.len()
         )?;
         let (mut now_times, mut old_times) = (Vec::new(), Vec::new());
+        let mut counts = NodeCounts::default();
         for &p in &set {
             let now = solve_now(board, p, moves, options)?;
             let old = if undrawn <= options.old_up_to && (!moves || options.old_moves) {
@@ -296,6 +301,7 @@ pub fn run(text: &str, options: &EndgameOptions, out: &mut dyn Write) -> Result<
                 )?;
             }
             now_times.push(now.time);
+            counts += now.counts;
         }
         let range = |t: &[Duration]| {
             let min = t.iter().min().copied().unwrap_or_default();
@@ -318,7 +324,30 @@ pub fn run(text: &str, options: &EndgameOptions, out: &mut dyn Write) -> Result<
             )?;
         }
         writeln!(out)?;
+        write_counts(out, &counts)?;
     }
     peak_memory(out)?;
+    Ok(())
+}
+
+/// How the solver now's nodes of a set ended, as shares of them.
+fn write_counts(out: &mut dyn Write, counts: &NodeCounts) -> Result<()> {
+    let total = counts.total().max(1) as f64;
+    let share = |n: u64| 100.0 * n as f64 / total;
+    writeln!(
+        out,
+        "  nodes ended: settled {:.1}%, chain bound {:.1}%, table {:.1}%, best move {:.1}%, \
+         transposition cutoff {:.1}%, refuted {:.1}% (by the first move {:.1}%, by a sacrifice \
+         {:.1}%), failed low {:.1}%",
+        share(counts.settled),
+        share(counts.chain_bound),
+        share(counts.table),
+        share(counts.best_move),
+        share(counts.transposition_cutoffs),
+        share(counts.refuted),
+        share(counts.refuted_first),
+        share(counts.refuted_by_sacrifice),
+        share(counts.failed_low),
+    )?;
     Ok(())
 }

@@ -21,11 +21,13 @@
 //!
 //! The [`driver`] runs the tests on every core (Lazy SMP over the one
 //! shared table, [`worker`] being one thread's search), and [`analysis`]
-//! goes on to every move's value.
+//! goes on to every move's value. Each thread tallies how its nodes end
+//! ([`counts`]).
 
 mod analysis;
 mod captures;
 mod chains;
+mod counts;
 mod cutoffs;
 mod driver;
 mod geometry;
@@ -43,5 +45,6 @@ mod transposition;
 mod worker;
 
 pub use self::analysis::{Analysis, MoveBounds};
+pub use self::counts::NodeCounts;
 pub use self::driver::EndgameSolver;
 pub use self::rules::Rules;

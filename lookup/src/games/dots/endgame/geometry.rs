@@ -1,6 +1,9 @@
 //! The board's fixed facts the search reads, worked out once per solver.
 
+use std::sync::Mutex;
+
 use super::Rules;
+use super::counts::NodeCounts;
 use super::sides::Sides;
 use super::transposition::NO_MOVE;
 use crate::game::Game;
@@ -56,6 +59,9 @@ pub(super) struct Geometry {
     /// image under symmetry `s` to hold the search's root (see
     /// [`Geometry::set_root`]); none until a root is set.
     pub(super) image_needs: Vec<u64>,
+    /// How the nodes of the searches on this board ended, as their
+    /// threads add them when each search ends.
+    pub(super) counts: Mutex<NodeCounts>,
 }
 
 impl Geometry {
@@ -87,6 +93,7 @@ impl Geometry {
             border_groups,
             border_group_of,
             image_needs: vec![0; board.symmetry_count()],
+            counts: Mutex::new(NodeCounts::default()),
         }
     }
 

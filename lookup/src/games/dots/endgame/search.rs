@@ -188,6 +188,7 @@ impl<'a> Worker<'a> {
     ) -> Result<i32, Halt> {
         let geo = self.geo;
         if let Some(v) = self.settled_by_boxes(mask, sides, alpha, beta) {
+            self.counts.settled += 1;
             return Ok(v);
         }
         let remaining = geo.unclaimed(sides);
@@ -203,6 +204,7 @@ impl<'a> Worker<'a> {
         };
         let parity = geo.rules.margin_parity.then_some(remaining & 1);
         if let Some(bound) = chain_bound(geo, chain, parity).filter(|&b| b >= beta) {
+            self.counts.chain_bound += 1;
             return Ok(bound);
         }
         let (key, symmetry) = match keyed {
@@ -211,7 +213,10 @@ impl<'a> Worker<'a> {
         };
         let nodes_before = self.count;
         let hint = match self.probe(key, symmetry, alpha, beta) {
-            Probe::Settled(v) => return Ok(v),
+            Probe::Settled(v) => {
+                self.counts.table += 1;
+                return Ok(v);
+            }
             Probe::Hint(hint) => hint,
         };
         let node = Node {
@@ -307,6 +312,7 @@ impl<'a> Worker<'a> {
             && node.hint != NO_MOVE
             && (geo.full & !node.mask) & 1 << node.hint != 0;
         if hint_first && self.search_hint(node, progress)? {
+            self.counts.best_move += 1;
             return Ok(None);
         }
         let cutoffs = geo.rules.transposition_cutoffs && node.undrawn >= CUTOFF_MIN_UNDRAWN;
@@ -328,6 +334,7 @@ impl<'a> Worker<'a> {
             let cut =
                 self.cutoff_before_search(node, progress, &mut count, sacrifices_due, looked_up);
             if cut.is_some() {
+                self.counts.transposition_cutoffs += 1;
                 return Ok(cut);
             }
             keyed = &keyed_here;
@@ -472,10 +479,13 @@ impl<'a> Worker<'a> {
         for pass in 0..2 {
             let mut deferred = [0u8; 64];
             let mut deferred_count = 0;
-            for &i in &order[..len] {
+            for (n, &i) in order[..len].iter().enumerate() {
                 match self.visit(node, progress, i, (pass == 0, defer), looked_up)? {
                     Visit::Searched => {}
-                    Visit::Refuted => return Ok(()),
+                    Visit::Refuted => {
+                        self.count_refutation(node, i, pass == 0 && n == 0);
+                        return Ok(());
+                    }
                     Visit::Deferred => {
                         deferred[deferred_count] = i;
                         deferred_count += 1;
@@ -550,11 +560,25 @@ impl<'a> Worker<'a> {
         })
     }
 
+    /// Counts a node refuted by move `i` of its frame (`first`: the first
+    /// visited of its list).
+    #[inline]
+    fn count_refutation(&mut self, node: &Node, i: u8, first: bool) {
+        let step = self.frames[node.frame()][usize::from(i)];
+        let counts = &mut self.counts;
+        counts.refuted += 1;
+        counts.refuted_first += u64::from(first);
+        let sacrifice = !node.capturable && !self.geo.is_quiet(node.sides, &step);
+        counts.refuted_by_sacrifice += u64::from(sacrifice);
+    }
+
     /// Stores the node's bounds from its best value (rounded away from the
     /// window to the margins' parity) and returns that value.
     #[inline]
-    fn store(&self, node: &Node, progress: &Progress, nodes_before: u64) -> i32 {
+    fn store(&mut self, node: &Node, progress: &Progress, nodes_before: u64) -> i32 {
         let (alpha, beta, remaining) = (node.alpha, node.beta, node.remaining);
+        // Refuted nodes were counted where their refutation was found.
+        self.counts.failed_low += u64::from(progress.best < beta);
         let best = match node.parity {
             Some(p) if progress.best <= alpha => down_to_parity(progress.best, p),
             Some(p) if progress.best >= beta => up_to_parity(progress.best, p),

@@ -288,3 +288,43 @@ fn a_node_budget_sizes_the_table() {
     let small = solver(3, 3, Some(10_000_000));
     assert_eq!(small.table_bits(), solver(3, 3, None).table_bits());
 }
+
+/// Every node of a one-thread search is counted once by how it ended, on
+/// any rules, and with every rule on each way of ending is met on 3x3.
+#[test]
+fn every_node_is_counted_once_by_how_it_ended() {
+    let board = Dots::new(3, 3).unwrap();
+    let limits = SearchLimits {
+        threads: Some(1),
+        ..SearchLimits::default()
+    };
+    // The values themselves are the other tests' subject.
+    for (name, rules) in [
+        ("none", Rules::NONE),
+        ("before", Rules::BEFORE),
+        ("all", Rules::ALL),
+    ] {
+        let mut solver = EndgameSolver::with_rules(board, limits.clone(), rules, 18);
+        for mask in [0x11, 0x1_0204, 0x80_4020, 0] {
+            solver.solve(Edges(mask)).unwrap();
+        }
+        let counts = solver.node_counts();
+        assert_eq!(counts.total(), solver.nodes(), "{name}: {counts:?}");
+        assert!(counts.refuted_first <= counts.refuted, "{name}");
+        assert!(counts.refuted_by_sacrifice <= counts.refuted, "{name}");
+        if rules == Rules::ALL {
+            for (kind, n) in [
+                ("settled", counts.settled),
+                ("chain bound", counts.chain_bound),
+                ("table", counts.table),
+                ("best move", counts.best_move),
+                ("transposition cutoffs", counts.transposition_cutoffs),
+                ("refuted first", counts.refuted_first),
+                ("refuted by a sacrifice", counts.refuted_by_sacrifice),
+                ("failed low", counts.failed_low),
+            ] {
+                assert!(n > 0, "{kind}: {counts:?}");
+            }
+        }
+    }
+}

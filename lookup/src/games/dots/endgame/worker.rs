@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::chains::{Component, Components};
+use super::counts::NodeCounts;
 use super::geometry::Geometry;
 use super::loony::LoonyMemo;
 use super::sides::MAX_BOXES;
@@ -61,6 +62,8 @@ pub(super) struct Worker<'a> {
     /// [`Geometry::ordered_moves`]'s components, likewise not set anew
     /// (nor copied out) at every node.
     pub(super) components: Box<Components>,
+    /// How this thread's nodes ended, not yet added to the board's.
+    pub(super) counts: NodeCounts,
 }
 
 impl<'a> Worker<'a> {
@@ -77,6 +80,7 @@ impl<'a> Worker<'a> {
             loony_memo,
             frames: vec![[Step::default(); 64]; 64].into_boxed_slice(),
             components: Box::new([Component::default(); MAX_BOXES]),
+            counts: NodeCounts::default(),
         }
     }
 
@@ -87,10 +91,16 @@ impl<'a> Worker<'a> {
         self.flushed = self.count;
     }
 
-    /// Adds this thread's nodes to the count and records its result if it
+    /// Adds this thread's nodes to the count (and how they ended to the
+    /// board's tally) and records its result if it
     /// is the first.
     pub(super) fn finish(&mut self, result: Result<i32, Halt>) {
         self.flush();
+        *self
+            .geo
+            .counts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) += std::mem::take(&mut self.counts);
         let result = match result {
             Ok(v) => Ok(v),
             Err(Halt::Limit(e)) => Err(e),
