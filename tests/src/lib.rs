@@ -10,6 +10,9 @@ pub mod webdriver;
 
 use std::path::PathBuf;
 
+use solvedb_lookup::games::qubic::SYMMETRIES;
+use solvedb_lookup::{Game, Qubic, QubicBoard};
+
 /// Runs the `solvedb` command line in-process, returning the exit code,
 /// standard output and standard error.
 pub fn solvedb(args: &[&str]) -> (i32, String, String) {
@@ -49,4 +52,21 @@ pub fn committed_tables() -> PathBuf {
 /// XXH3-64, for tests that forge checksums to reach deeper checks.
 pub fn xxh3_64(bytes: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(bytes)
+}
+
+/// The image of a Qubic `board` under the library's symmetry `s`,
+/// written through the notation (each cell moved by `SYMMETRIES[s]`).
+pub fn qubic_image(board: QubicBoard, s: usize) -> QubicBoard {
+    let text: Vec<char> = Qubic
+        .notation(board)
+        .chars()
+        .filter(|&c| c != '/')
+        .collect();
+    let mut out = vec!['.'; 64];
+    for (cell, &ch) in text.iter().enumerate() {
+        out[usize::from(SYMMETRIES[s][cell])] = ch;
+    }
+    Qubic
+        .parse(&out.into_iter().collect::<String>())
+        .expect("a symmetric image of a legal position is legal")
 }

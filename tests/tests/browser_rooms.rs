@@ -170,6 +170,24 @@ async fn play(people: &[Person; 2], game: GameId, rng: &mut Rng) -> String {
 /// A click on a taken tic-tac-toe cell on the mover's page: the server
 /// refuses it, and the page names the cell as the board does ("b2" for
 /// cell 4: column letter, row number), not by its number.
+/// Plays random free cells on the explorer's board against the computer
+/// until the game ends (the score shows, or no cell is free).
+async fn play_out_against_the_computer(p: &Person, rng: &mut Rng) {
+    loop {
+        let free = p
+            .js("return [...document.querySelectorAll('#board button.cell')]
+               .filter(b => b.textContent === '').map(b => b.dataset.move)")
+            .await;
+        let free: Vec<String> = serde_json::from_value(free).unwrap();
+        if free.is_empty() || !p.text("score").await.is_empty() {
+            break;
+        }
+        let mv = rng.pick(&free).clone();
+        p.click_css(&move_selector(&mv)).await;
+        p.settled(None).await;
+    }
+}
+
 async fn refused_move_names_its_cell(person: &Person, taken: &str) {
     let cell: u32 = taken.parse().unwrap();
     let name = format!("{}{}", char::from(b'a' + (cell % 3) as u8), cell / 3 + 1);
@@ -355,19 +373,7 @@ async fn run() {
                     0,
                     "values hidden"
                 );
-                loop {
-                    let free = p
-                        .js("return [...document.querySelectorAll('#board button.cell')]
-                           .filter(b => b.textContent === '').map(b => b.dataset.move)")
-                        .await;
-                    let free: Vec<String> = serde_json::from_value(free).unwrap();
-                    if free.is_empty() || !p.text("score").await.is_empty() {
-                        break;
-                    }
-                    let mv = rng.pick(&free).clone();
-                    p.click_css(&move_selector(&mv)).await;
-                    p.settled(None).await;
-                }
+                play_out_against_the_computer(p, &mut rng).await;
                 let status = p.text("status").await;
                 assert!(status.contains("Recorded in the leaderboard"), "{status}");
                 assert!(
@@ -412,19 +418,7 @@ async fn run() {
                 p.settled(None).await;
                 p.click_css("#rated").await;
                 p.settled(None).await;
-                loop {
-                    let free = p
-                        .js("return [...document.querySelectorAll('#board button.cell')]
-                           .filter(b => b.textContent === '').map(b => b.dataset.move)")
-                        .await;
-                    let free: Vec<String> = serde_json::from_value(free).unwrap();
-                    if free.is_empty() || !p.text("score").await.is_empty() {
-                        break;
-                    }
-                    let mv = rng.pick(&free).clone();
-                    p.click_css(&move_selector(&mv)).await;
-                    p.settled(None).await;
-                }
+                play_out_against_the_computer(p, &mut rng).await;
                 let status = p.text("status").await;
                 assert!(
                     status.contains("Recorded, not ranked: games against the computer's random level do not rank."),

@@ -4,23 +4,9 @@
 //! with forced play, which shares no code with the threat search), and
 //! answered alike on symmetric images.
 
-use solvedb_lookup::games::qubic::SYMMETRIES;
 use solvedb_lookup::games::qubic::samples::people_position;
 use solvedb_lookup::{Game, GameOracle, Qubic, QubicBoard, SearchLimits, Source, Wdl, read_table};
-
-/// The image of `board` under symmetry `s`, through its notation.
-fn image(board: QubicBoard, s: usize) -> QubicBoard {
-    let text: Vec<char> = Qubic
-        .notation(board)
-        .chars()
-        .filter(|&c| c != '/')
-        .collect();
-    let mut out = vec!['.'; 64];
-    for (cell, &ch) in text.iter().enumerate() {
-        out[usize::from(SYMMETRIES[s][cell])] = ch;
-    }
-    Qubic.parse(&out.into_iter().collect::<String>()).unwrap()
-}
+use solvedb_tests::qubic_image;
 
 #[test]
 fn people_positions_are_reproducible_legal_and_not_over() {
@@ -77,7 +63,7 @@ fn o_forced_wins_off_the_strategy_agree_with_the_exact_search_and_their_images()
             exact.plies
         );
         for s in [1, 47, 100, 191] {
-            let other = oracle.probe_value(image(board, s)).unwrap();
+            let other = oracle.probe_value(qubic_image(board, s)).unwrap();
             assert_eq!(other.score, probe.score, "{text}: image {s}");
         }
         checked += 1;

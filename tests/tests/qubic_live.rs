@@ -5,7 +5,6 @@
 //! prover), the strategy table as their leaves, symmetric images answered
 //! alike, and the request's `Stop` ending them with its own error.
 
-use solvedb_lookup::games::qubic::SYMMETRIES;
 use solvedb_lookup::games::qubic::live::prove_both;
 use solvedb_lookup::games::qubic::samples::{late_positions, people_position};
 use solvedb_lookup::games::qubic::strategy::{Records, Strategy};
@@ -13,24 +12,10 @@ use solvedb_lookup::{
     Error, ExactSolver, Game, GameOracle, Qubic, QubicBoard, QubicSolver, SearchLimits, Source,
     Stop, Table, read_table,
 };
-use solvedb_tests::plain_qubic;
+use solvedb_tests::{plain_qubic, qubic_image};
 
 fn strategy_table() -> Table<Vec<u8>> {
     read_table(&solvedb_tests::committed_tables().join("qubic.sdb")).unwrap()
-}
-
-/// The image of `board` under symmetry `s`, through its notation.
-fn image(board: QubicBoard, s: usize) -> QubicBoard {
-    let text: Vec<char> = Qubic
-        .notation(board)
-        .chars()
-        .filter(|&c| c != '/')
-        .collect();
-    let mut out = vec!['.'; 64];
-    for (cell, &ch) in text.iter().enumerate() {
-        out[usize::from(SYMMETRIES[s][cell])] = ch;
-    }
-    Qubic.parse(&out.into_iter().collect::<String>()).unwrap()
 }
 
 /// `reported` (the proofs' score) is the exact score or a true bound of
@@ -159,7 +144,7 @@ fn images_answer_alike_within_a_node_budget() {
         }
         for s in [5, 77, 191] {
             assert_eq!(
-                outcome(image(board, s)),
+                outcome(qubic_image(board, s)),
                 first,
                 "{}: image {s}",
                 Qubic.notation(board)
