@@ -5,7 +5,7 @@
 //! answered alike on symmetric images.
 
 use solvedb_lookup::games::qubic::samples::people_position;
-use solvedb_lookup::{Game, GameOracle, Qubic, QubicBoard, SearchLimits, Source, Wdl, read_table};
+use solvedb_lookup::{Game, GameOracle, Qubic, SearchLimits, Source, Wdl, read_table};
 use solvedb_tests::qubic_image;
 
 #[test]
