@@ -2,7 +2,6 @@
 //! opened and migrated.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -10,14 +9,10 @@ use anyhow::{Context, Result, bail};
 use rusqlite::{Connection, OpenFlags};
 
 use super::migrations::migrate;
+use super::readers::{Reader, Readers};
 
 /// The database file's name in the data directory.
 pub const FILE_NAME: &str = "leaderboard.sqlite3";
-
-/// Reading connections of a database in a file: enough that readers
-/// seldom queue behind one whose thread the scheduler paused (each holds
-/// a small page cache, [`READER_CACHE_KIB`]).
-const READERS: usize = 16;
 
 /// Each reading connection's page cache, in KiB (the operating system's
 /// file cache is behind it).
@@ -27,10 +22,10 @@ const READER_CACHE_KIB: i64 = 512;
 #[derive(Debug)]
 pub struct Store {
     pub(super) writer: Mutex<Connection>,
-    /// Reading connections; empty for a database in memory, whose reads
-    /// share the writer (a memory database is one connection's).
-    pub(super) readers: Vec<Mutex<Connection>>,
-    next_reader: AtomicUsize,
+    /// Reading connections ([`Readers`]: one per core, first come first
+    /// served); none for a database in memory, whose reads share the
+    /// writer (a memory database is one connection's).
+    pub(super) readers: Readers,
     path: Option<PathBuf>,
     /// New identities a client address may make in an hour.
     pub(super) new_identities_per_hour: u32,
@@ -103,7 +98,7 @@ impl Store {
             })?;
         let mut readers = Vec::new();
         if let Some(path) = &path {
-            for _ in 0..READERS {
+            for _ in 0..Readers::count() {
                 let reader = Connection::open_with_flags(
                     path,
                     OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -111,13 +106,12 @@ impl Store {
                 .context("opening a reading connection")?;
                 reader.busy_timeout(BUSY_TIMEOUT)?;
                 reader.pragma_update(None, "cache_size", -READER_CACHE_KIB)?;
-                readers.push(Mutex::new(reader));
+                readers.push(reader);
             }
         }
         Ok(Store {
             writer: Mutex::new(conn),
-            readers,
-            next_reader: AtomicUsize::new(0),
+            readers: Readers::new(readers),
             path,
             new_identities_per_hour: super::ranking::NEW_IDENTITIES_PER_HOUR,
             cursor_key,
@@ -133,8 +127,8 @@ impl Store {
     /// If SQLite refuses the setting.
     pub fn with_busy_timeout(self, timeout: Duration) -> Result<Store> {
         lock(&self.writer).busy_timeout(timeout)?;
-        for reader in &self.readers {
-            lock(reader).busy_timeout(timeout)?;
+        for reader in self.readers.each() {
+            reader.busy_timeout(timeout)?;
         }
         Ok(self)
     }
@@ -144,17 +138,11 @@ impl Store {
         self.path.as_deref()
     }
 
-    /// A reading connection: a free one if any, else the next in turn.
-    pub(super) fn reader(&self) -> MutexGuard<'_, Connection> {
+    /// A reading connection, first come first served ([`Readers`]).
+    pub(super) fn reader(&self) -> Reader<'_> {
         if self.readers.is_empty() {
-            return lock(&self.writer);
+            return Reader::writer(lock(&self.writer));
         }
-        for conn in &self.readers {
-            if let Ok(guard) = conn.try_lock() {
-                return guard;
-            }
-        }
-        let turn = self.next_reader.fetch_add(1, Ordering::Relaxed) % self.readers.len();
-        lock(&self.readers[turn])
+        self.readers.take()
     }
 }

@@ -34,6 +34,7 @@ pub mod database;
 pub mod migrations;
 pub mod names;
 pub mod ranking;
+mod readers;
 pub mod reads;
 pub mod records;
 pub mod rejudge;

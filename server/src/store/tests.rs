@@ -322,7 +322,7 @@ fn a_write_does_not_wait_for_reads() {
     let dir = tempfile::tempdir().unwrap();
     let store = std::sync::Arc::new(Store::open(dir.path()).unwrap());
     // Every reading connection busy inside a read transaction.
-    let guards: Vec<_> = store.readers.iter().map(lock).collect();
+    let guards: Vec<_> = store.readers.each().collect();
     for conn in &guards {
         conn.execute_batch("BEGIN; SELECT COUNT(*) FROM totals;")
             .unwrap();
