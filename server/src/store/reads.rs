@@ -90,18 +90,7 @@ impl Store {
         let Some((game, kind, start, names, winner, levels)) = head else {
             return Ok(None);
         };
-        let mut select =
-            conn.prepare("SELECT seat, mv, kept, cost FROM moves WHERE game_id = ?1 ORDER BY ply")?;
-        let moves = select
-            .query_map([id], |r| {
-                Ok(MoveRecord {
-                    seat: r.get(0)?,
-                    mv: r.get(1)?,
-                    kept: r.get(2)?,
-                    cost: r.get(3)?,
-                })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
+        let moves = MoveRecord::of_game(&conn, id)?;
         let seat = |name: &String, level: &Option<String>| match level {
             Some(level) => Seat::Computer {
                 level: level.clone(),

@@ -21,6 +21,32 @@ pub struct MoveRecord {
     pub cost: Option<i64>,
 }
 
+impl MoveRecord {
+    /// The moves of the recorded game `id`, in the order they were
+    /// played.
+    ///
+    /// # Errors
+    ///
+    /// If SQLite cannot read them.
+    pub(super) fn of_game(
+        conn: &rusqlite::Connection,
+        id: i64,
+    ) -> rusqlite::Result<Vec<MoveRecord>> {
+        conn.prepare_cached(
+            "SELECT seat, mv, kept, cost FROM moves WHERE game_id = ?1 ORDER BY ply",
+        )?
+        .query_map([id], |r| {
+            Ok(MoveRecord {
+                seat: r.get(0)?,
+                mv: r.get(1)?,
+                kept: r.get(2)?,
+                cost: r.get(3)?,
+            })
+        })?
+        .collect()
+    }
+}
+
 /// Who sat in a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Seat {

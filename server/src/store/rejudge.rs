@@ -87,17 +87,7 @@ fn judged(tx: &Transaction<'_>, id: i64) -> Result<Option<Unranked>> {
     if kind == "posted" {
         return Ok(Some(Unranked::Posted));
     }
-    let moves = tx
-        .prepare("SELECT seat, mv, kept, cost FROM moves WHERE game_id = ?1 ORDER BY ply")?
-        .query_map([id], |r| {
-            Ok(MoveRecord {
-                seat: r.get(0)?,
-                mv: r.get(1)?,
-                kept: r.get(2)?,
-                cost: r.get(3)?,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let moves = MoveRecord::of_game(tx, id)?;
     let record = GameRecord {
         game,
         kind: "room",
