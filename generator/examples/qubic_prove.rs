@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use solvedb_generator::games::qubic::prover::{Attacker, Prover, ProverLimits, Verdict};
-use solvedb_lookup::games::qubic::threats;
+use solvedb_lookup::games::qubic::samples::urgent_cells;
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{ExactSolver, Game, Qubic, QubicBoard, QubicSolver, SearchLimits};
 
@@ -18,12 +18,7 @@ fn careful(rng: &mut Rng, stones: u32) -> Option<QubicBoard> {
         if moves.is_empty() {
             return None;
         }
-        let (me, you) = board.mover_and_other();
-        let empty = board.empty();
-        let urgent = [threats(me, empty), threats(you, empty)]
-            .into_iter()
-            .find(|&c| c != 0);
-        let mv = match urgent {
+        let mv = match urgent_cells(board) {
             Some(cells) => *rng.pick(
                 &moves
                     .iter()
@@ -219,9 +214,7 @@ fn suite(stones: u32, count: usize, limits: ProverLimits) {
         let Some(board) = careful(&mut rng, stones) else {
             continue;
         };
-        let (me, you) = board.mover_and_other();
-        let empty = board.empty();
-        if !board.x_to_move() || threats(me, empty) != 0 || threats(you, empty) != 0 {
+        if !board.x_to_move() || urgent_cells(board).is_some() {
             continue;
         }
         done += 1;

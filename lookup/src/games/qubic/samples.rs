@@ -78,12 +78,7 @@ pub fn people_position(seed: u64, stones: u32) -> Option<QubicBoard> {
         if Qubic.terminal_score(board).is_some() {
             return None;
         }
-        let (me, you) = board.mover_and_other();
-        let empty = board.empty();
-        let urgent = [threats(me, empty), threats(you, empty)]
-            .into_iter()
-            .find(|&c| c != 0);
-        let cell = match urgent {
+        let cell = match urgent_cells(board) {
             Some(cells) => nth_cell(cells, rng.below(u64::from(cells.count_ones()))),
             None => weighted_cell(&mut rng, board),
         };
@@ -93,6 +88,17 @@ pub fn people_position(seed: u64, stones: u32) -> Option<QubicBoard> {
 }
 
 /// An empty cell of `board` drawn with weight its open lines (at least 1).
+/// The cells a careful player to move must take: those completing one
+/// of its lines, else those blocking one of the opponent's; `None` when
+/// there are neither.
+pub fn urgent_cells(board: QubicBoard) -> Option<u64> {
+    let (me, you) = board.mover_and_other();
+    let empty = board.empty();
+    [threats(me, empty), threats(you, empty)]
+        .into_iter()
+        .find(|&c| c != 0)
+}
+
 fn weighted_cell(rng: &mut Rng, board: QubicBoard) -> u8 {
     let weights: Vec<(u8, u64)> = (0..64u8)
         .filter(|&c| board.empty() >> c & 1 != 0)
