@@ -367,6 +367,16 @@ pub async fn phone_sizes(page: &Page) -> (f64, f64, f64, i64) {
     serde_json::from_value(sizes).unwrap()
 }
 
+/// An HTTP server with the committed tables and `limits` on a free
+/// loopback port, running until the test ends: its base URL.
+pub async fn serve(limits: ServerLimits) -> String {
+    let state = AppState::new(&committed_tables(), limits).unwrap();
+    let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(http::serve_until(listener, state, std::future::pending()));
+    base
+}
+
 /// The explorer's server on a free loopback port (live searches stopped
 /// after 1 s), and a browser tab of a chromedriver session in `profile`
 /// on it, at 1280×800. The driver must outlive the page.
@@ -375,10 +385,7 @@ pub async fn start(profile: &Path) -> (Driver, Page) {
         search_time: Duration::from_secs(1),
         ..ServerLimits::default()
     };
-    let state = AppState::new(&committed_tables(), limits).unwrap();
-    let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(http::serve_until(listener, state, std::future::pending()));
+    let base = serve(limits).await;
     let driver = Driver::start().await;
     let tab = driver.session(profile).await;
     tab.viewport(1280, 800).await;

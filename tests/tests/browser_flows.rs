@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{AnyValue, Dots, Game, GameId};
-use solvedb_server::http::{self, AppState, ServerLimits};
-use solvedb_tests::committed_tables;
+use solvedb_server::http::ServerLimits;
 use solvedb_tests::explorer::*;
 
 #[test]
@@ -279,10 +278,7 @@ async fn bounds_shown(page: &Page) {
         search_time: Duration::from_secs(5),
         ..ServerLimits::default()
     };
-    let state = AppState::new(&committed_tables(), limits).unwrap();
-    let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(http::serve_until(listener, state, std::future::pending()));
+    let base = serve(limits).await;
     let board = Dots::new(4, 4).unwrap();
     let mut rng = Rng::new(2121);
     let (position, exact) = loop {

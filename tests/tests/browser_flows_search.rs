@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{BoardKind, Dots, Game, GameId, Qubic, Stop, Want, catalogue};
-use solvedb_server::http::{self, AppState, ServerLimits};
-use solvedb_tests::committed_tables;
+use solvedb_server::http::ServerLimits;
 use solvedb_tests::explorer::*;
 
 #[test]
@@ -314,10 +313,7 @@ async fn ranges_on_every_dots_board(page: &Page) {
         search_time: Duration::from_secs(5),
         ..ServerLimits::default()
     };
-    let state = AppState::new(&committed_tables(), limits).unwrap();
-    let listener = http::bind("127.0.0.1:0".parse().unwrap()).await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(http::serve_until(listener, state, std::future::pending()));
+    let base = serve(limits).await;
     let boards: Vec<GameId> = catalogue()
         .iter()
         .filter(|g| g.explorer && g.board.kind() == BoardKind::Dots)
