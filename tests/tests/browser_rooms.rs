@@ -287,6 +287,35 @@ async fn run() {
                 .await,
             false
         );
+        // Each move that gave something away is said exactly, from the
+        // values it was judged by, with a move that would have held.
+        let missed: Vec<String> = serde_json::from_value(
+            people[1]
+                .js("return [...document.querySelectorAll('#verdicts li.missed')].map(li => li.textContent)")
+                .await,
+        )
+        .unwrap();
+        for text in &missed {
+            assert!(
+                [
+                    "turned a win into a draw",
+                    "turned a draw into a loss",
+                    "turned a win into a loss",
+                    "gave away"
+                ]
+                .iter()
+                .any(|said| text.contains(said))
+                    && text.contains("would have held it"),
+                "{text}"
+            );
+        }
+        // The room's game is recorded, and the page says so with its rank.
+        let record = people[1].text("record").await;
+        assert!(
+            record == "Recorded in the leaderboard."
+                || record.starts_with("Recorded, not ranked: "),
+            "{record}"
+        );
         games_played += 1;
         if shots {
             for theme in ["light", "dark"] {

@@ -404,7 +404,14 @@ async fn play_some(server: &Server, session: &str, mut state: Value, count: usiz
 }
 
 /// Plays `moves` in a new tic-tac-toe room between the two players.
-async fn room_game(server: &Server, players: [(Option<&str>, Option<String>); 2], moves: &[&str]) {
+/// Plays `moves` in a new tic-tac-toe room between `players` (name,
+/// identity); returns the seats' connections, each with the state it read
+/// for the last move.
+async fn room_game(
+    server: &Server,
+    players: [(Option<&str>, Option<String>); 2],
+    moves: &[&str],
+) -> Vec<(Player, Value)> {
     let made = server.create("tictactoe", false).await;
     let room = made["room"].as_str().unwrap();
     let tokens = server.tokens(&made).await;
@@ -416,12 +423,14 @@ async fn room_game(server: &Server, players: [(Option<&str>, Option<String>); 2]
                 .unwrap(),
         );
     }
+    let mut last = vec![Value::Null; 2];
     for (k, mv) in moves.iter().enumerate() {
         seats[k % 2].send_move(mv).await;
-        for p in &mut seats {
-            p.state_with(k + 1).await;
+        for (p, last) in seats.iter_mut().zip(&mut last) {
+            *last = p.state_with(k + 1).await;
         }
     }
+    seats.into_iter().zip(last).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -669,5 +678,41 @@ async fn a_game_finished_while_the_database_is_locked_is_recorded_once_it_is_fre
     };
     assert_eq!(entry(&board, "entries", "held")["games"], 1, "{board}");
     assert_eq!(entry(&board, "entries", "held")["losses"], 1, "{board}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_game_finished_while_the_database_is_locked_is_sent_again_once_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = ServerLimits {
+        store_busy_timeout: Duration::from_millis(100),
+        ..solvedb_server::http::load::load_server_limits(64)
+    };
+    let server = Server::start_with(Some(dir.path()), limits, roomkit::limits()).await;
+    let holder =
+        rusqlite::Connection::open(dir.path().join(solvedb_server::store::FILE_NAME)).unwrap();
+    holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let person = |name: &'static str| (Some(name), Some(identity_of(name)));
+    // X wins on its fourth move, O has made three: a game that ranks.
+    let mut seats = room_game(
+        &server,
+        [person("top"), person("mid")],
+        &["0", "4", "8", "2", "6", "3", "7"],
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    holder.execute_batch("COMMIT").unwrap();
+    drop(holder);
+    // Each seat saw the end unrecorded (the write was refused), and then,
+    // once a retry wrote it, the state again with the record.
+    for (seat, end) in &mut seats {
+        assert_eq!(end["result"]["winner"], "first", "{end}");
+        assert_eq!(end["recorded"], false, "the write failed: {end}");
+        let again = seat.next().await.expect("the room's state once recorded");
+        assert_eq!(again["type"], "state", "{again}");
+        assert_eq!(again["recorded"], true, "{again}");
+    }
+    let board = board(&server, Some("tictactoe")).await;
+    assert_eq!(entry(&board, "entries", "top")["wins"], 1, "{board}");
     server.stop().await;
 }

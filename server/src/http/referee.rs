@@ -2,10 +2,12 @@
 //! game's own rules (through [`with_game!`]: parse, `play_notation`,
 //! `moves`, `terminal_score`), keeps whose turn it is and the points each
 //! seat took, and says who won; [`judge`] scores a move against perfect
-//! play from the [`Report`] of the position it was played in. Rooms and
+//! play from the [`Report`] of the position it was played in, and a
+//! [`Verdict`] keeps that score with the values it was judged by. Rooms and
 //! games against the computer ([`sessions`](super::sessions)) both use it;
 //! no rules here.
 
+use serde_json::Value as Json;
 use solvedb_lookup::{AnyValue, Error, Game, GameId, PositionError, Report, Wdl, with_game};
 
 use super::error::ApiError;
@@ -58,7 +60,7 @@ impl Match {
         &self,
         kind: &'static str,
         players: [Seat; 2],
-        verdicts: &[(Option<bool>, Option<i64>)],
+        verdicts: &[Verdict],
     ) -> GameRecord {
         GameRecord {
             game: self.game.to_string(),
@@ -71,11 +73,11 @@ impl Match {
                 .iter()
                 .zip(&self.movers)
                 .zip(verdicts)
-                .map(|((mv, &seat), &(kept, cost))| MoveRecord {
+                .map(|((mv, &seat), verdict)| MoveRecord {
                     seat,
                     mv: mv.clone(),
-                    kept,
-                    cost,
+                    kept: verdict.kept,
+                    cost: verdict.cost,
                 })
                 .collect(),
             addresses: [None, None],
@@ -167,6 +169,47 @@ fn winner(terminal: i32, to_move: u8, points: [i32; 2]) -> Option<u8> {
         1 => Some(to_move),
         -1 => Some(1 - to_move),
         _ => None,
+    }
+}
+
+/// A move against perfect play: [`judge`]'s measure and the values it
+/// was judged by.
+#[derive(Clone, Debug, Default)]
+pub struct Verdict {
+    /// Whether the move kept the value (`None`: unknown).
+    pub kept: Option<bool>,
+    /// What it gave away (`None`: unknown).
+    pub cost: Option<i64>,
+    /// The value of the position the move was played in (the probe's JSON
+    /// shape, without its moves).
+    pub before: Option<Json>,
+    /// The move's entry of the probe's answer.
+    pub played: Option<Json>,
+    /// The best move's entry of the probe's answer.
+    pub best: Option<Json>,
+}
+
+impl Verdict {
+    /// The verdict on `mv`, played where `report` was the oracle's answer
+    /// (`None`: no answer, so nothing is known of the move).
+    pub fn of(report: Option<&Report>, mv: &str) -> Verdict {
+        let (kept, cost) = judge(report, mv);
+        let Some(report) = report else {
+            return Verdict::default();
+        };
+        let json = report.to_json();
+        let moves = json["moves"].as_array().cloned().unwrap_or_default();
+        let mut before = json.as_object().cloned().unwrap_or_default();
+        for key in ["game", "position", "to_move", "source", "moves"] {
+            before.remove(key);
+        }
+        Verdict {
+            kept,
+            cost,
+            before: Some(Json::Object(before)),
+            played: moves.iter().find(|m| m["move"] == mv).cloned(),
+            best: moves.first().cloned(),
+        }
     }
 }
 

@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::Value as Json;
 use solvedb_lookup::BoardShape;
 
-use super::referee::{Match, SEATS};
+use super::referee::{Match, SEATS, Verdict};
 use crate::store::{Entry, Recorded};
 
 /// A seat's name in JSON: `first` or `second`.
@@ -273,31 +273,25 @@ pub struct UnrankedView {
 }
 
 impl Finished {
-    /// For a game that is over, each move's verdict (`judged` gives, for a
-    /// move's verdict as kept, whether it kept the value, what it gave
-    /// away and the values it was judged by), whether it was recorded and
-    /// why it does not rank;
+    /// For a game that is over, each move's verdict with the values it was
+    /// judged by, whether the game was recorded and why it does not rank;
     /// `None` while it goes on.
-    pub fn of<V>(
-        game: &Match,
-        verdicts: impl IntoIterator<Item = V>,
-        recorded: Option<&Recorded>,
-        judged: impl Fn(V) -> (Option<bool>, Option<i64>, Option<VerdictValues>),
-    ) -> Option<Finished> {
+    pub fn of(game: &Match, verdicts: &[Verdict], recorded: Option<&Recorded>) -> Option<Finished> {
         game.result?;
         let verdicts = verdicts
-            .into_iter()
+            .iter()
             .zip(&game.history)
             .zip(&game.movers)
-            .map(|((verdict, mv), &seat)| {
-                let (kept, cost, values) = judged(verdict);
-                VerdictView {
-                    mv: mv.clone(),
-                    seat: seat_name(seat),
-                    kept,
-                    cost,
-                    values,
-                }
+            .map(|((verdict, mv), &seat)| VerdictView {
+                mv: mv.clone(),
+                seat: seat_name(seat),
+                kept: verdict.kept,
+                cost: verdict.cost,
+                values: Some(VerdictValues {
+                    before: verdict.before.clone(),
+                    played: verdict.played.clone(),
+                    best: verdict.best.clone(),
+                }),
             })
             .collect();
         Some(Finished {

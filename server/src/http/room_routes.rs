@@ -195,9 +195,9 @@ async fn watch(state: AppState, room: Arc<Room>) {
 
 /// The player to move let the clock pass: they lose, and the game is
 /// recorded.
-async fn forfeit(state: &AppState, room: &Room) {
+async fn forfeit(state: &AppState, room: &Arc<Room>) {
     let _turn = room.turn.lock().await;
-    let record = {
+    {
         let mut st = room.state();
         match st.clock {
             Some(at) if at <= Instant::now() && st.game.result.is_none() => {}
@@ -208,10 +208,8 @@ async fn forfeit(state: &AppState, room: &Room) {
         st.forfeited = Some(loser);
         st.clock = None;
         st.report = None;
-        st.record()
-    };
-    let outcome = room.state().recorded.clone();
-    crate::http::recording::record(&state.store, record, &outcome, || {}).await;
+    }
+    room.record_finished(&state.store).await;
     room.touch();
     let st = room.state();
     room.broadcast(&st);

@@ -22,7 +22,7 @@ use super::api::{Params, report_of};
 use super::error::ApiError;
 use super::names::given_name;
 use super::rate::{Bucket, client_in, client_key};
-use super::referee::{SEATS, judge};
+use super::referee::{SEATS, Verdict};
 use super::response::SocketError;
 use super::rooms::{Room, RoomLimits, Rooms, SHUTTING_DOWN, Update};
 use super::state::AppState;
@@ -298,7 +298,7 @@ fn leave(room: &Room, seat: Option<u8>) {
 async fn on_frame(
     socket: &mut WebSocket,
     state: &AppState,
-    room: &Room,
+    room: &Arc<Room>,
     seat: Option<u8>,
     bucket: &mut Bucket,
     frame: Option<Result<Message, axum::Error>>,
@@ -375,7 +375,7 @@ async fn on_update(
 /// Handles one message from a connection: only `{"type": "move", "move": M}`.
 async fn handle(
     state: &AppState,
-    room: &Room,
+    room: &Arc<Room>,
     seat: Option<u8>,
     text: &str,
 ) -> Result<(), ApiError> {
@@ -418,7 +418,7 @@ async fn handle(
         st.game.play(mv)?;
         let before = st.report.take();
         let played = st.game.history.last().cloned().unwrap_or_default();
-        let verdict = judge(before.as_ref(), &played);
+        let verdict = Verdict::of(before.as_ref(), &played);
         st.verdicts.push(verdict);
         st.set_clock(&state.rooms.limits);
         room.touch();
@@ -440,14 +440,8 @@ async fn handle(
     } else {
         report_of(state, game, &position).await
     };
-    let record = if over {
-        Some(room.state().record())
-    } else {
-        None
-    };
-    if let Some(record) = record {
-        let outcome = room.state().recorded.clone();
-        crate::http::recording::record(&state.store, record, &outcome, || {}).await;
+    if over {
+        room.record_finished(&state.store).await;
     }
     let mut st = room.state();
     st.report = report;

@@ -46,15 +46,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use serde_json::Value as Json;
-use solvedb_lookup::{GameId, Report, Rng};
+use solvedb_lookup::{GameId, Rng};
 
 use super::activity::LastActive;
 use super::error::ApiError;
-use super::referee::{Match, judge};
+use super::referee::{Match, Verdict};
 use super::response::{
-    Finished, Levels, MatchView, Points, SessionResult, SessionState, VerdictValues, seat_name,
-    to_move,
+    Finished, Levels, MatchView, Points, SessionResult, SessionState, seat_name, to_move,
 };
 use crate::computer::Level;
 use crate::store::{GameRecord, Seat};
@@ -128,40 +126,6 @@ pub(crate) struct Play {
     pub(crate) rng: Rng,
 }
 
-/// A move against perfect play.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Verdict {
-    pub(crate) kept: Option<bool>,
-    pub(crate) cost: Option<i64>,
-    /// The value of the position the move was played in, of the move and
-    /// of the best move, in the probe's JSON shapes.
-    pub(crate) before: Option<Json>,
-    pub(crate) played: Option<Json>,
-    pub(crate) best: Option<Json>,
-}
-
-impl Verdict {
-    pub(crate) fn of(report: Option<&Report>, mv: &str) -> Verdict {
-        let (kept, cost) = judge(report, mv);
-        let Some(report) = report else {
-            return Verdict::default();
-        };
-        let json = report.to_json();
-        let moves = json["moves"].as_array().cloned().unwrap_or_default();
-        let mut before = json.as_object().cloned().unwrap_or_default();
-        for key in ["game", "position", "to_move", "source", "moves"] {
-            before.remove(key);
-        }
-        Verdict {
-            kept,
-            cost,
-            before: Some(Json::Object(before)),
-            played: moves.iter().find(|m| m["move"] == mv).cloned(),
-            best: moves.first().cloned(),
-        }
-    }
-}
-
 impl Play {
     /// A new game of `game` from its start, each seat's level (`None`:
     /// the person) given, the person's client address, the computer's choices among equal moves drawn
@@ -212,9 +176,7 @@ impl Play {
                 level: self.level_played(s as u8, level).as_str().to_owned(),
             },
         });
-        let verdicts: Vec<(Option<bool>, Option<i64>)> =
-            self.verdicts.iter().map(|v| (v.kept, v.cost)).collect();
-        let mut record = self.game.record("computer", players, &verdicts);
+        let mut record = self.game.record("computer", players, &self.verdicts);
         let person = usize::from(self.person_seat());
         record.addresses[person] = self.client;
         record
@@ -255,14 +217,7 @@ impl Play {
                 winner: winner.map(seat_name),
                 resigned: self.resigned,
             }),
-            finished: Finished::of(m, &self.verdicts, self.recorded.get(), |v| {
-                let values = VerdictValues {
-                    before: v.before.clone(),
-                    played: v.played.clone(),
-                    best: v.best.clone(),
-                };
-                (v.kept, v.cost, Some(values))
-            }),
+            finished: Finished::of(m, &self.verdicts, self.recorded.get()),
         }
     }
 }

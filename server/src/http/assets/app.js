@@ -14,7 +14,7 @@ import {
   best, describe, describeBounds, explain, hint, initTheme, legend, plural, sourceText,
   rank, shades,
 } from "./values.js";
-import { judge, renderReview } from "./review.js";
+import { itemsOfVerdicts, judge, recordedText, renderReview } from "./review.js";
 import { identity, reservedName, saveName, savedName } from "./identity.js";
 
 const BOARDS = { grid, layers, dots };
@@ -697,19 +697,7 @@ function remember(position, answer) {
  * the page has not seen them). */
 async function review(token) {
   if (S.rated && S.rated.state.result && S.rated.state.verdicts) {
-    S.review = S.rated.state.verdicts.map((v, i) => {
-      const seat = v.seat === "first" ? 0 : 1;
-      return {
-        ply: i,
-        seat,
-        who: sideNames()[seat],
-        coord: coord(v.move),
-        kept: v.kept,
-        cost: v.cost,
-        before: v.before,
-        best: v.kept === false && v.best ? { coord: coord(v.best.move), text: describe(v.best).text } : null,
-      };
-    });
+    S.review = itemsOfVerdicts(S.rated.state.verdicts, { who: (seat) => sideNames()[seat], coord });
     render();
     return;
   }
@@ -1040,14 +1028,6 @@ async function ratedMove(mv) {
   if (answer.json.result) text += recordedText(answer.json);
   S.pending = text;
   adopt(answer.json);
-}
-
-/** What a finished rated game's answer says of its record: recorded, and
- * ranked or why not (the ranking rules are on the leaderboard page). */
-function recordedText(json) {
-  if (!json.recorded) return "";
-  if (!json.unranked) return " Recorded in the leaderboard.";
-  return ` Recorded, not ranked: ${json.unranked.explained}.`;
 }
 
 function resignRated() {

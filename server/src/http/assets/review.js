@@ -83,6 +83,25 @@ export function renderReview(container, items, { dots, players }) {
   container.replaceChildren(...parts);
 }
 
+/** The review's items from a finished game's verdicts as the server sends
+ * them (`{ move, seat, kept, cost, before, best }`, the values those of the
+ * probe); `who(seat)` names seat 0 or 1, `coord(move)` a move. */
+export function itemsOfVerdicts(verdicts, { who, coord }) {
+  return verdicts.map((v, i) => {
+    const seat = v.seat === "first" ? 0 : 1;
+    return {
+      ply: i,
+      seat,
+      who: who(seat),
+      coord: coord(v.move),
+      kept: v.kept,
+      cost: v.cost,
+      before: v.before,
+      best: v.kept === false && v.best ? { coord: coord(v.best.move), text: describe(v.best).text } : null,
+    };
+  });
+}
+
 /** The value range of an answer: `{lower, upper}` (bounds, or a value
  * twice), or null. */
 function rangeOf(answer) {
@@ -151,4 +170,13 @@ function levelClass(v) {
 function turnOver(v) {
   const result = { win: "loss", loss: "win", draw: "draw" }[v.result];
   return { result, plies: v.plies + 1, ...(v.plies_bound ? { plies_bound: v.plies_bound } : {}) };
+}
+
+/** What a finished game's state says of its record: recorded, and ranked
+ * or why not (the ranking rules are on the leaderboard page); "" while it
+ * is not written yet. Starts with a space, to follow a sentence. */
+export function recordedText(json) {
+  if (!json.recorded) return "";
+  if (!json.unranked) return " Recorded in the leaderboard.";
+  return ` Recorded, not ranked: ${json.unranked.explained}.`;
 }

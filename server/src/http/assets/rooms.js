@@ -7,7 +7,7 @@ import * as grid from "./grid.js";
 import * as layers from "./layers.js";
 import * as dots from "./dots.js";
 import { best, describe, hint, initTheme, shades } from "./values.js";
-import { renderReview } from "./review.js";
+import { itemsOfVerdicts, recordedText, renderReview } from "./review.js";
 import { identity, reservedName, saveName, savedName } from "./identity.js";
 
 const BOARDS = { grid, layers, dots };
@@ -197,15 +197,13 @@ function render() {
   $("review").hidden = !s.result;
   if (s.result && s.verdicts) {
     const names = SEATS.map((seat) => s.players[seat].name);
-    renderReview($("review-body"), s.verdicts.map((v, i) => ({
-      ply: i,
-      seat: SEATS.indexOf(v.seat),
-      who: s.players[v.seat].name,
-      coord: rules.coord(v.move),
-      kept: v.kept,
-      cost: v.cost,
-    })), { dots: entry.kind === "dots", players: names });
+    const items = itemsOfVerdicts(s.verdicts, { who: (seat) => names[seat], coord: (mv) => rules.coord(mv) });
+    renderReview($("review-body"), items, { dots: entry.kind === "dots", players: names });
     $("board-link").href = `/leaderboard?game=${encodeURIComponent(s.game)}`;
+    // Every finished room game is recorded; a write the database refused
+    // is retried, and the state comes again once it is written.
+    $("record").textContent = s.recorded ? recordedText(s).trim()
+      : "Not recorded yet: the leaderboard's database is busy, and the game is written as soon as it is free.";
   }
   // What a test (or a person) waits for: the page has the server's state
   // and no move of its own is in flight.

@@ -14,13 +14,13 @@ use super::limits::RoomLimits;
 use crate::http::activity::LastActive;
 use crate::http::error::ApiError;
 use crate::http::names::ANONYMOUS;
-use crate::http::referee::Match;
+use crate::http::referee::{Match, Verdict};
 use crate::http::response::{
     Clock, Finished, MatchView, Player, Players, Points, RoomMessage, RoomResult, RoomState,
     seat_name, to_move,
 };
 use crate::http::secret::{same_secret, secret};
-use crate::store::{GameRecord, Seat};
+use crate::store::{GameRecord, Seat, Store};
 
 /// States a connection may fall behind by before it is sent the newest
 /// one directly (states are whole, so nothing is lost by skipping).
@@ -93,7 +93,7 @@ pub(crate) struct GameState {
     /// budget, or the game is over).
     pub(crate) report: Option<Report>,
     /// Each move's verdict: kept the value, and what it gave away.
-    pub(crate) verdicts: Vec<(Option<bool>, Option<i64>)>,
+    pub(crate) verdicts: Vec<Verdict>,
     /// The finished game's record, once written (a failed write is
     /// retried until it is).
     pub(crate) recorded: crate::http::recording::Outcome,
@@ -211,6 +211,21 @@ impl Room {
         self.game.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Records the room's finished game in `store`; a record the database
+    /// refused is retried until written (`http::recording`), and the room's
+    /// state goes out again then, so that the players see it recorded.
+    pub(crate) async fn record_finished(self: &Arc<Self>, store: &Arc<Store>) {
+        let (record, outcome) = {
+            let st = self.state();
+            (st.record(), st.recorded.clone())
+        };
+        let room = Arc::clone(self);
+        crate::http::recording::record(store, record, &outcome, move || {
+            room.broadcast(&room.state());
+        })
+        .await;
+    }
+
     pub(crate) fn close(&self, why: &'static str) {
         self.closed.store(true, Ordering::SeqCst);
         self.wake.notify_one();
@@ -255,9 +270,7 @@ impl Room {
             },
             spectators: st.spectators,
             hints: self.hints,
-            finished: Finished::of(m, &st.verdicts, st.recorded.get(), |&(kept, cost)| {
-                (kept, cost, None)
-            }),
+            finished: Finished::of(m, &st.verdicts, st.recorded.get()),
         };
         Arc::new(Snapshot {
             common,
