@@ -635,19 +635,25 @@ async fn an_address_brings_few_new_identities_an_hour() {
     server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_finished_while_the_database_is_locked_is_recorded_once_it_is_free() {
+/// A server whose database another process's writer holds locked (a
+/// `BEGIN EXCLUSIVE` on the same file, well past the server's busy timeout
+/// of 100 ms), with that writer's connection and the data directory.
+async fn server_with_its_database_locked() -> (Server, rusqlite::Connection, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let limits = ServerLimits {
         store_busy_timeout: Duration::from_millis(100),
         ..solvedb_server::http::load::load_server_limits(64)
     };
     let server = Server::start_with(Some(dir.path()), limits, roomkit::limits()).await;
-    // Another process's writer on the same file: it holds the write lock
-    // well past the server's busy timeout.
     let holder =
         rusqlite::Connection::open(dir.path().join(solvedb_server::store::FILE_NAME)).unwrap();
     holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    (server, holder, dir)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_finished_while_the_database_is_locked_is_recorded_once_it_is_free() {
+    let (server, holder, _dir) = server_with_its_database_locked().await;
     let min = min_moves("tictactoe");
     let state = resigned_after(&server, "held", "classic", min).await;
     assert_eq!(state["result"]["resigned"], true, "{state}");
@@ -683,15 +689,7 @@ async fn a_game_finished_while_the_database_is_locked_is_recorded_once_it_is_fre
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_room_game_finished_while_the_database_is_locked_is_sent_again_once_recorded() {
-    let dir = tempfile::tempdir().unwrap();
-    let limits = ServerLimits {
-        store_busy_timeout: Duration::from_millis(100),
-        ..solvedb_server::http::load::load_server_limits(64)
-    };
-    let server = Server::start_with(Some(dir.path()), limits, roomkit::limits()).await;
-    let holder =
-        rusqlite::Connection::open(dir.path().join(solvedb_server::store::FILE_NAME)).unwrap();
-    holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let (server, holder, _dir) = server_with_its_database_locked().await;
     let person = |name: &'static str| (Some(name), Some(identity_of(name)));
     // X wins on its fourth move, O has made three: a game that ranks.
     let mut seats = room_game(
