@@ -79,7 +79,7 @@ pub trait Buildable: Tabled + Copy {
     /// pass keep one), nothing to speak of for sparse ones, whose solvers
     /// keep only the positions they store.
     /// Builds and installs in `dir` the table beside the game's own
-    /// ([`Tabled::COMPANION`](solvedb_lookup::Tabled::COMPANION)) from the
+    /// (`Tabled::COMPANION`) from the
     /// bytes of the game's table just written; returns the build report's
     /// lines. The default: the game has none.
     ///
@@ -286,7 +286,7 @@ pub fn install_table(game: GameId, dir: &Path, bytes: &[u8]) -> Result<(PathBuf,
 }
 
 /// [`install_table`] under the file name `name` (a game's companion
-/// table, [`Tabled::COMPANION`](solvedb_lookup::Tabled::COMPANION)).
+/// table, `Tabled::COMPANION`).
 ///
 /// # Errors
 ///

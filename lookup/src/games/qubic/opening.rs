@@ -8,7 +8,7 @@
 //! unknown. The opening table is built beside it (`solvedb build qubic`)
 //! for every X-to-move position of the strategy with at most
 //! [`OPENING_STONES`] stones (up to symmetry): one record per position one
-//! move away, keyed by its canonical board ([`key`](super::strategy::key)),
+//! move away, keyed by its canonical board ([`key`]),
 //! so that the moves of a position that are images of one another under
 //! its own symmetries share a record, and so do transpositions. A record's
 //! two entry bytes are how the position is settled ([`Settlement`]) and a
