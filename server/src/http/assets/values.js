@@ -177,7 +177,9 @@ export function best(m, moves, ceiling = null) {
     if (ohigh > low) return false;
     if (ohigh < low) worse = true;
   }
-  return worse;
+  // Unknown moves below a ceiling the move reaches: it is proved best (a
+  // win in one off the strategy) whatever they are.
+  return worse || ceiling !== null;
 }
 
 /** Words for a move's place among its class: "the fastest win", "the
