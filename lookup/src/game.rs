@@ -270,6 +270,27 @@ pub trait Tabled: Game {
         }))
     }
 
+    /// A second table beside the game's own, which answers positions the
+    /// first does not cover: its value encoding and its file name in a
+    /// tables directory (Qubic's opening table,
+    /// [`opening`](crate::games::qubic::opening)). `None` (the default):
+    /// the game has none.
+    const COMPANION: Option<(ValueEncoding, &'static str)> = None;
+
+    /// What the companion table ([`COMPANION`](Tabled::COMPANION)) says of
+    /// a position the game's own table does not cover (`None`: nothing).
+    ///
+    /// # Errors
+    ///
+    /// A [`TableError`] if an entry the probe reads is corrupt.
+    fn companion_probe<D: TableData>(
+        &self,
+        _companion: &Table<D>,
+        _position: Self::Position,
+    ) -> Result<Option<Probed>, TableError> {
+        Ok(None)
+    }
+
     /// A live proof for a canonical position that no table settles, run
     /// instead of the exact search where the request's stop has limits (a
     /// deadline or a node budget in `limits.stop`): its answer is exact or a

@@ -111,6 +111,8 @@ pub struct Answer<G: Tabled> {
 pub struct GameOracle<G, D> {
     game: G,
     table: Option<Table<D>>,
+    /// The table beside the game's own ([`Tabled::COMPANION`]), if loaded.
+    companion: Option<Table<D>>,
     limits: SearchLimits,
 }
 
@@ -125,8 +127,60 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         Ok(GameOracle {
             game,
             table: Some(table),
+            companion: None,
             limits: SearchLimits::default(),
         })
+    }
+
+    /// The oracle, answering also from `companion`, the table beside the
+    /// game's own ([`Tabled::COMPANION`]), where its own table does not
+    /// cover a position.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::WrongGame`] or [`TableError::Header`] if the table is
+    /// not the game's companion, or the oracle has no table of its own to
+    /// stand beside.
+    pub fn with_companion(mut self, companion: Table<D>) -> Result<Self, TableError> {
+        let header = companion.header();
+        if header.game != self.game.id() {
+            return Err(TableError::WrongGame {
+                expected: self.game.id(),
+                found: header.game,
+            });
+        }
+        match G::COMPANION {
+            Some((values, _)) if values == header.values && self.table.is_some() => {}
+            _ => {
+                return Err(TableError::Header(format!(
+                    "{} has no companion table of {:?} here",
+                    header.game, header.values
+                )));
+            }
+        }
+        self.companion = Some(companion);
+        Ok(self)
+    }
+
+    /// The companion table, if one is loaded.
+    pub fn companion(&self) -> Option<&Table<D>> {
+        self.companion.as_ref()
+    }
+
+    /// What the tables say of `position`: the game's own, then its
+    /// companion where the first does not cover it.
+    fn covered(
+        &self,
+        table: &Table<D>,
+        position: G::Position,
+    ) -> Result<Option<Probed>, TableError> {
+        match self.game.table_probe(table, position)? {
+            Some(probed) => Ok(Some(probed)),
+            None => match &self.companion {
+                Some(companion) => self.game.companion_probe(companion, position),
+                None => Ok(None),
+            },
+        }
     }
 
     /// An oracle without a table: every answer comes from live search.
@@ -134,6 +188,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         GameOracle {
             game,
             table: None,
+            companion: None,
             limits: SearchLimits::default(),
         }
     }
@@ -178,7 +233,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     /// [`probe_value`](GameOracle::probe_value) say it too.)
     pub fn source_of(&self, position: G::Position) -> Source {
         match &self.table {
-            Some(table) => match self.game.table_probe(table, position) {
+            Some(table) => match self.covered(table, position) {
                 Ok(Some(probed)) => source(probed),
                 Ok(None) => Source::Search,
                 Err(_) => Source::Table,
@@ -310,7 +365,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
             let child = match (&move_scores, &self.table, source) {
                 (Some(scores), _, _) => (scores[i], false),
                 (None, Some(table), Source::Table | Source::ForcedPlay) => {
-                    match self.game.table_probe(table, child)? {
+                    match self.covered(table, child)? {
                         Some(probed) => (probed.score, probed.at_most),
                         None => {
                             unknown.push(mv);
@@ -392,8 +447,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
             return Ok(None);
         };
         Ok(self
-            .game
-            .table_probe(table, position)?
+            .covered(table, position)?
             .map(|probed| (probed.score, probed.at_most, source(probed))))
     }
 

@@ -183,6 +183,9 @@ pub struct Oracle {
     /// Tables compiled into the program, by game (used where `dir` is
     /// `None`).
     statics: HashMap<GameId, &'static [u8]>,
+    /// Companion tables compiled into the program, by game
+    /// ([`Tabled::COMPANION`]).
+    static_companions: HashMap<GameId, &'static [u8]>,
     opener: Opener,
     limits: SearchLimits,
     /// The decoded blocks of every table, within one bound.
@@ -290,6 +293,7 @@ impl Oracle {
         Ok(Oracle {
             dir: Some(dir.to_owned()),
             statics: HashMap::new(),
+            static_companions: HashMap::new(),
             opener,
             limits: SearchLimits::default(),
             cache: Arc::new(BlockCache::default()),
@@ -303,6 +307,7 @@ impl Oracle {
         Oracle {
             dir: None,
             statics: HashMap::new(),
+            static_companions: HashMap::new(),
             opener: Opener::Blocks,
             limits: SearchLimits::default(),
             cache: Arc::new(BlockCache::default()),
@@ -331,11 +336,20 @@ impl Oracle {
     /// (their cheap parts are checked here, as [`Table::new`] does).
     pub fn from_static_tables(tables: &[&'static [u8]]) -> Result<Oracle, Error> {
         let mut statics = HashMap::new();
+        let mut static_companions = HashMap::new();
         for &bytes in tables {
-            statics.insert(Table::new(bytes)?.header().game, bytes);
+            let header = Table::new(bytes)?.header().clone();
+            let companion =
+                crate::with_game!(header.game, game => Ok::<_, Error>(companion_of(game)))?;
+            if companion.is_some_and(|(values, _)| values == header.values) {
+                static_companions.insert(header.game, bytes);
+            } else {
+                statics.insert(header.game, bytes);
+            }
         }
         Ok(Oracle {
             statics,
+            static_companions,
             ..Oracle::search_only()
         })
     }
@@ -637,6 +651,26 @@ impl Oracle {
         Ok(oracle)
     }
 
+    /// The companion table of a game ([`Tabled::COMPANION`]): compiled
+    /// in, or its file in the directory; `None` where there is none.
+    fn companion<G: Tabled>(&self, id: GameId) -> Result<Option<Table<TableBytes>>, Error> {
+        let Some((_, file)) = G::COMPANION else {
+            return Ok(None);
+        };
+        if let Some(&bytes) = self.static_companions.get(&id) {
+            return Ok(Some(Table::with_cache(
+                TableBytes::Static(bytes),
+                Arc::clone(&self.cache),
+            )?));
+        }
+        match self.dir.as_ref().map(|dir| dir.join(file)) {
+            Some(path) if path.exists() => {
+                Ok(Some(self.opener.open(&path, Arc::clone(&self.cache))?))
+            }
+            _ => Ok(None),
+        }
+    }
+
     /// One game's oracle: over its table if it was compiled in or the
     /// directory has one (its whole-file check started in the background),
     /// else searching within the limits.
@@ -653,9 +687,13 @@ impl Oracle {
         };
         let oracle = match table {
             Some(table) => {
-                let oracle = GameOracle::with_table(game, table)?;
+                let mut oracle = GameOracle::with_table(game, table)?;
                 if let Some(table) = oracle.table() {
                     table.check_file_in_background();
+                }
+                if let Some(companion) = self.companion::<G>(oracle.game().id())? {
+                    companion.check_file_in_background();
+                    oracle = oracle.with_companion(companion)?;
                 }
                 oracle
             }
@@ -663,4 +701,9 @@ impl Oracle {
         };
         Ok(oracle.with_search_limits(self.limits.clone()))
     }
+}
+
+/// A game's companion table ([`Tabled::COMPANION`]).
+fn companion_of<G: Tabled>(_game: &G) -> Option<(crate::format::ValueEncoding, &'static str)> {
+    G::COMPANION
 }

@@ -218,6 +218,25 @@ async fn explorer_checks(page: &Page, checks: &mut Checks) {
             assert!(label.as_str().unwrap_or_default().contains("longest defence"), "{label}");
         })
         .await;
+    checks
+        .run("qubic: bounds alone star no move; the opening table values more than the strategy's move", async {
+            // O to move inside the strategy: every move a loss "in at most
+            // N", so none is proved best; the largest bound is hinted as
+            // the longest resistance known.
+            page.visit("?game=qubic&first=human&second=human&moves=0%2021%2015").await;
+            page.screenshot("qubic-bounds-starless-1280").await;
+            let starred = page.js("return document.querySelectorAll('#board .best').length").await;
+            assert_eq!(starred.as_u64(), Some(0), "a move starred on bounds alone");
+            let hints = page.js("return [...document.querySelectorAll('#board [data-move]')].filter(b => (b.getAttribute('aria-label') || '').includes('longest resistance known')).length").await;
+            assert!(hints.as_u64().unwrap_or(0) >= 1, "{hints}");
+            // X to move six stones in, inside the strategy: wins beside the
+            // strategy's move, from the opening table.
+            page.visit("?game=qubic&first=human&second=human&moves=0%2021%2015%201%2012%2042").await;
+            let wins = page.js("return [...document.querySelectorAll('#board [data-move]')].filter(b => (b.getAttribute('aria-label') || '').includes('win in')).length").await;
+            page.screenshot("qubic-opening-wins-1280").await;
+            assert!(wins.as_u64().unwrap_or(0) >= 5, "{wins}");
+        })
+        .await;
     let forced = forced_cube_position(oracle);
     checks
         .run("forced play is explained, not jargon", async {

@@ -78,6 +78,19 @@ pub trait Buildable: Tabled + Copy {
     /// dense tables (both the layer-by-layer solve and the dots retrograde
     /// pass keep one), nothing to speak of for sparse ones, whose solvers
     /// keep only the positions they store.
+    /// Builds and installs in `dir` the table beside the game's own
+    /// (`Tabled::COMPANION`) from the
+    /// bytes of the game's table just written; returns the build report's
+    /// lines. The default: the game has none.
+    ///
+    /// # Errors
+    ///
+    /// The companion's build, or writing its file.
+    fn build_companion(&self, dir: &Path, table: &[u8]) -> Result<Vec<String>> {
+        let _ = (dir, table);
+        Ok(Vec::new())
+    }
+
     fn build_memory(&self) -> u64 {
         if Self::INDEX.is_dense() {
             self.slots()
@@ -240,13 +253,14 @@ pub fn build_into<G: Buildable>(game: &G, dir: &Path, level: Option<i32>) -> Res
     check_table_format(game.id())?;
     check_memory(game, physical_memory())?;
     let started = Instant::now();
-    let solution = game.try_solve_table(dir)?;
+    let mut solution = game.try_solve_table(dir)?;
     let solve_time = started.elapsed();
     let level = level.unwrap_or_else(|| default_level(solution.entries.len() as u64));
     let bytes = encode_solution(game, &solution, level);
-    let build_time = started.elapsed();
 
     let (path, blocks) = install_table(game.id(), dir, &bytes)?;
+    solution.notes.extend(game.build_companion(dir, &bytes)?);
+    let build_time = started.elapsed();
     Ok(Built {
         solution,
         path,
@@ -268,8 +282,18 @@ pub fn build_into<G: Buildable>(game: &G, dir: &Path, level: Option<i32>) -> Res
 /// If the directory or the files cannot be written, or the bytes are not a
 /// table.
 pub fn install_table(game: GameId, dir: &Path, bytes: &[u8]) -> Result<(PathBuf, u64)> {
+    install_file(&game.table_file_name(), dir, bytes)
+}
+
+/// [`install_table`] under the file name `name` (a game's companion
+/// table, `Tabled::COMPANION`).
+///
+/// # Errors
+///
+/// As [`install_table`].
+pub fn install_file(name: &str, dir: &Path, bytes: &[u8]) -> Result<(PathBuf, u64)> {
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let name = game.table_file_name();
+    let name = name.to_owned();
     let path = dir.join(&name);
     remove_stale_temporaries(&path)
         .with_context(|| format!("removing interrupted builds' files in {}", dir.display()))?;

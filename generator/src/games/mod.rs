@@ -67,6 +67,25 @@ pub trait GeneratorGame: Buildable {
         Ok(())
     }
 
+    /// [`verify_table`](GeneratorGame::verify_table) of the table read
+    /// from `file`, for games whose tables are checked with the files
+    /// beside them (Qubic's strategy and opening tables). The default
+    /// checks the table alone.
+    ///
+    /// # Errors
+    ///
+    /// As [`verify_table`](GeneratorGame::verify_table).
+    fn verify_file(
+        &self,
+        file: &std::path::Path,
+        table: &Table<Vec<u8>>,
+        exhaustive: Option<RangeInclusive<u32>>,
+        out: &mut dyn Write,
+    ) -> Result<()> {
+        let _ = file;
+        self.verify_table(table, exhaustive, out)
+    }
+
     /// `solvedb bench GAME`: the default measures table probes against live
     /// search on the same positions, and the build ([`bench::run`]).
     ///

@@ -38,7 +38,7 @@
 //! and UTF-8 bytes). Index schemes: 0 = `Base3Canonical`, 1 =
 //! `SortedKeys`, 2 = `EdgeMaskCanonical`, 3 = `SortedWideKeys`; value
 //! encodings: 0 = `OutcomePlies`, 1 = `Margin`, 2 = `MarginResolved` (new in
-//! version 2), 3 = `StrategyMoves`
+//! version 2), 3 = `StrategyMoves`, 4 = `OpeningValues`
 //! (see [`IndexScheme`] and [`ValueEncoding`] for what their slots and bytes
 //! mean). A test pins these bytes, so the format never silently
 //! depends on a crate's defaults.
@@ -281,6 +281,9 @@ impl fmt::Display for ValueEncoding {
             ValueEncoding::StrategyMoves => {
                 "the first player's winning strategy: a move and a bound on the plies to the win"
             }
+            ValueEncoding::OpeningValues => {
+                "values of the moves beside a strategy: how each is settled and a bound on the plies"
+            }
         })
     }
 }
@@ -323,6 +326,14 @@ pub enum ValueEncoding {
     /// `lookup/src/games/qubic/strategy.rs`), and a position the strategy
     /// never reaches is not in the table at all.
     StrategyMoves,
+    /// Values of the first moves beside a strategy, with
+    /// [`IndexScheme::SortedWideKeys`]: each record's key is a canonical
+    /// position reached by one move from a position of the strategy, and
+    /// its two entry bytes say how it is settled (not within the build's
+    /// budget, by the strategy, by a proof, for the other side) and a
+    /// bound on the plies to the win (Qubic's opening table: see
+    /// `lookup/src/games/qubic/opening.rs`).
+    OpeningValues,
 }
 
 /// What a table holds; see the [module documentation](self) for its bytes.
@@ -572,6 +583,9 @@ mod tests {
         header.values = ValueEncoding::StrategyMoves;
         let bytes = header_options().serialize(&header).unwrap();
         assert_eq!(&bytes[6..14], &[3, 0, 0, 0, 3, 0, 0, 0]);
+        header.values = ValueEncoding::OpeningValues;
+        let bytes = header_options().serialize(&header).unwrap();
+        assert_eq!(&bytes[10..14], &[4, 0, 0, 0]);
         header.index = IndexScheme::EdgeMaskCanonical;
         // Games without fields are their variant index alone.
         for (game, index) in [(GameId::TicTacToe4x4, 3u8), (GameId::Qubic, 4)] {

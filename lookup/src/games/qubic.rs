@@ -48,6 +48,7 @@ mod lines;
 pub mod live;
 mod move_order;
 mod notation;
+pub mod opening;
 mod pairing;
 pub mod prover;
 pub mod samples;

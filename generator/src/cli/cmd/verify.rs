@@ -58,7 +58,7 @@ fn verify(
         file.display(),
         count(table.header().blocks(), "block", "blocks")
     )?;
-    with_game!(game, g => g.verify_table(&table, exhaustive, out))
+    with_game!(game, g => g.verify_file(file, &table, exhaustive, out))
         .with_context(|| format!("checking {} against the rules of {game}", file.display()))?;
     writeln!(out, "verified in {}", seconds(started.elapsed()))?;
     Ok(())

@@ -18,6 +18,8 @@
 //! do not settle at once: those need real search.
 
 pub mod dictionary;
+pub mod opening;
+pub mod opening_walk;
 pub mod parts;
 pub mod prove;
 /// The df-pn prover, which the library's probe also runs (on requests).
@@ -29,8 +31,9 @@ use std::ops::RangeInclusive;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, bail};
-use solvedb_lookup::format::wide_entries;
+use anyhow::{Context, Result, bail};
+use solvedb_lookup::format::{ValueEncoding, wide_entries};
+use solvedb_lookup::games::qubic::opening::OPENING_FILE;
 use solvedb_lookup::games::qubic::{strategy, threats};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{
@@ -192,6 +195,12 @@ impl Buildable for Qubic {
     fn build_memory(&self) -> u64 {
         TASK_TABLE_BYTES + OTHER_BYTES
     }
+
+    /// The opening table ([`opening`]), within [`opening::BUILD_BUDGET`].
+    fn build_companion(&self, dir: &Path, table: &[u8]) -> Result<Vec<String>> {
+        let table = Table::new(table.to_vec())?;
+        opening::install_opening(&table, dir, opening::BUILD_BUDGET)
+    }
 }
 
 impl GeneratorGame for Qubic {
@@ -206,13 +215,48 @@ impl GeneratorGame for Qubic {
         if exhaustive.is_some() {
             bail!("--exhaustive is for cube tables; the walk of a qubic table is complete");
         }
-        let (report, _) = walk::walk(table, false)?;
-        writeln!(out, "strategy ok: {report}")?;
-        writeln!(
-            out,
-            "every one of the {} records is a position of the strategy",
-            report.records_read
-        )?;
+        if table.header().values == ValueEncoding::OpeningValues {
+            bail!(
+                "an opening table is walked with its strategy: verify its file, beside qubic.sdb"
+            );
+        }
+        verify_strategy(table, out)?;
+        Ok(())
+    }
+
+    /// The strategy's walk ([`verify_table`](GeneratorGame::verify_table)),
+    /// then the opening table beside it if there is one
+    /// ([`opening_walk`]); given the opening table's file, the strategy
+    /// beside it is walked first, then the opening table.
+    fn verify_file(
+        &self,
+        file: &Path,
+        table: &Table<Vec<u8>>,
+        exhaustive: Option<RangeInclusive<u32>>,
+        out: &mut dyn Write,
+    ) -> Result<()> {
+        if exhaustive.is_some() {
+            bail!("--exhaustive is for cube tables; the walk of a qubic table is complete");
+        }
+        let dir = file.parent().unwrap_or(Path::new("."));
+        let (strategy, opening) = if table.header().values == ValueEncoding::OpeningValues {
+            let strategy = crate::verify::read_whole(&dir.join(GameId::Qubic.table_file_name()))?;
+            strategy.verify().context("the strategy table beside it")?;
+            (strategy, Some(crate::verify::read_whole(file)?))
+        } else {
+            let beside = dir.join(OPENING_FILE);
+            let opening = match beside.exists() {
+                true => Some(crate::verify::read_whole(&beside)?),
+                false => None,
+            };
+            (crate::verify::read_whole(file)?, opening)
+        };
+        let walked = verify_strategy(&strategy, out)?;
+        if let Some(opening) = opening {
+            opening.verify().context("the opening table's checksums")?;
+            let report = opening_walk::walk_built_opening(&opening, &walked)?;
+            writeln!(out, "opening ok: {report}")?;
+        }
         Ok(())
     }
 
@@ -302,6 +346,19 @@ impl GeneratorGame for Qubic {
         )?;
         Ok(())
     }
+}
+
+/// The strategy's walk from the empty board, its report written to `out`;
+/// returns the positions it walked.
+fn verify_strategy(table: &Table<Vec<u8>>, out: &mut dyn Write) -> Result<walk::Walked> {
+    let (report, walked) = walk::walk_positions(table, Qubic.start())?;
+    writeln!(out, "strategy ok: {report}")?;
+    writeln!(
+        out,
+        "every one of the {} records is a position of the strategy",
+        report.records_read
+    )?;
+    Ok(walked)
 }
 
 /// Times of the answered positions.

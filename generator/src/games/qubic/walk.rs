@@ -268,6 +268,27 @@ pub fn walk_from(
     start: QubicBoard,
     export: bool,
 ) -> Result<(WalkReport, Option<BTreeMap<u128, u8>>)> {
+    let (report, walked) = walk_positions(table, start)?;
+    let export = export.then(|| {
+        walked
+            .into_iter()
+            .map(|(position, (_, cell))| (position, cell))
+            .collect()
+    });
+    Ok((report, export))
+}
+
+/// Every X-to-move position the walk of [`walk_from`] reached (canonical
+/// keys; X does not complete a line at once in them): the plies to X's
+/// win against the longest defence, and the strategy's cell.
+pub type Walked = HashMap<u128, (u8, u8)>;
+
+/// [`walk_from`], with every position it walked ([`Walked`]).
+///
+/// # Errors
+///
+/// As [`walk`].
+pub fn walk_positions(table: &Table<Vec<u8>>, start: QubicBoard) -> Result<(WalkReport, Walked)> {
     if !start.x_to_move() || Qubic.terminal_score(start).is_some() {
         bail!("the walk starts from a position with X to move that is not over");
     }
@@ -305,19 +326,21 @@ pub fn walk_from(
     if from_records != stored {
         bail!("the strategy reads {from_records} of the table's {stored} records");
     }
-    let export = export.then(|| {
-        walker
-            .walked
-            .into_iter()
-            .flat_map(|shard| {
-                shard
-                    .into_inner()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-            })
-            .map(|(position, (_, cell))| (position, cell))
-            .collect()
-    });
-    Ok((report, export))
+    let walked = walker
+        .walked
+        .into_iter()
+        .flat_map(|shard| {
+            shard
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        })
+        .collect();
+    Ok((report, walked))
+}
+
+/// The 76 lines of the board as the walk finds them (from scratch).
+pub fn walk_lines() -> Vec<u64> {
+    lines()
 }
 
 /// A position with X to move as the export writes it: 64 characters `X`,

@@ -22,6 +22,22 @@ impl QubicBoard {
     }
 }
 
+/// The key of a board in the table: X's mask in the high 64 bits, O's in the
+/// low (the order of [`QubicBoard`]: X's mask first), in the
+/// strategy and opening tables.
+pub fn key(board: QubicBoard) -> u128 {
+    u128::from(board.x) << 64 | u128::from(board.o)
+}
+
+/// The board a key names (it need not be legal: a corrupt table's keys are
+/// checked by whoever reads them).
+pub fn board_of_key(key: u128) -> QubicBoard {
+    QubicBoard {
+        x: (key >> 64) as u64,
+        o: key as u64,
+    }
+}
+
 /// A cell, `16z + 4y + x`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct QubicCell(pub(crate) u8);

@@ -35,8 +35,10 @@
 
 use super::Qubic;
 use super::board::{QubicBoard, QubicCell};
+pub use super::board::{board_of_key, key};
 use super::lines::{CELLS, line_cells};
 use super::live::live_probe;
+use super::opening::{OPENING_FILE, opening_probe};
 use super::prover::Leaves;
 use super::symmetry::{INVERSES, canonical_with_symmetry};
 use super::threats::{THREAT_BUDGET, ThreatSearch};
@@ -47,21 +49,6 @@ use crate::value::{Score, WIN_SCORE};
 
 /// Entry bytes per block of a Qubic table: 256 records of 18 bytes.
 pub const BLOCK_ENTRIES: u32 = 18 * 256;
-
-/// The key of a board in the table: X's mask in the high 64 bits, O's in the
-/// low (the order of [`QubicBoard`]: X's mask first).
-pub fn key(board: QubicBoard) -> u128 {
-    u128::from(board.x) << 64 | u128::from(board.o)
-}
-
-/// The board a key names (it need not be legal: a corrupt table's keys are
-/// checked by whoever reads them).
-pub fn board_of_key(key: u128) -> QubicBoard {
-    QubicBoard {
-        x: (key >> 64) as u64,
-        o: key as u64,
-    }
-}
 
 /// How a strategy position is settled.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -273,6 +260,24 @@ impl<'t, D: TableData> Strategy<'t, D> {
 impl Tabled for Qubic {
     const INDEX: IndexScheme = IndexScheme::SortedWideKeys;
     const VALUES: ValueEncoding = ValueEncoding::StrategyMoves;
+
+    /// The opening table ([`opening`](super::opening)): every move's value
+    /// at the strategy's early positions.
+    const COMPANION: Option<(ValueEncoding, &'static str)> =
+        Some((ValueEncoding::OpeningValues, OPENING_FILE));
+
+    /// [`opening_probe`]: a position one move from an early position of
+    /// the strategy, settled when the table was built.
+    fn companion_probe<D: TableData>(
+        &self,
+        companion: &Table<D>,
+        board: QubicBoard,
+    ) -> Result<Option<Probed>, TableError> {
+        if self.terminal_score(board).is_some() {
+            return Ok(None);
+        }
+        opening_probe(companion, board)
+    }
 
     /// The key space does not fit a `u64` (keys are 128 bits,
     /// [`key`]): the largest `u64`, which no dense check uses.

@@ -11,7 +11,7 @@ import * as layers from "./layers.js";
 import * as dots from "./dots.js";
 import { forget } from "./focus.js";
 import {
-  best, describe, describeBounds, explain, hint, initTheme, legend, plural, sourceText,
+  best, describe, describeBounds, explain, hint, initTheme, legend, plural, rankRange, sourceText,
   rank, shades,
 } from "./values.js";
 import { itemsOfVerdicts, judge, recordedText, renderReview } from "./review.js";
@@ -327,16 +327,17 @@ function valuesOf(answer) {
   if (!answer || !answer.ok || hidden()) return values;
   const moves = answer.json.moves;
   const strength = shades(moves);
-  // Where some moves are unknown, a move is still proven best when it
-  // reaches the position's exact value (a win in one off the strategy).
+  // Where some moves are unknown, a move is still proven best when the
+  // least it may be reaches the most the position may be (a win in one
+  // off the strategy): the unknown moves can do no better than that.
   const unknown = (answer.json.unknown_moves || []).length > 0;
-  const exact = answer.json.plies_bound !== "at_most" ? rank(answer.json) : null;
+  const ceiling = unknown ? rankRange(answer.json)[1] : null;
   for (const m of moves) {
     values.set(m.move, {
       ...describe(m),
       strength: strength.get(m.move),
-      best: best(m, moves) || (unknown && m.plies_bound !== "at_most" && rank(m) === exact),
-      hint: hint(m, moves),
+      best: best(m, moves, ceiling),
+      hint: hint(m, moves, ceiling),
     });
   }
   return values;

@@ -6,7 +6,7 @@ import { rulesFor } from "./rules.js";
 import * as grid from "./grid.js";
 import * as layers from "./layers.js";
 import * as dots from "./dots.js";
-import { best, describe, hint, initTheme, shades } from "./values.js";
+import { best, describe, hint, initTheme, rankRange, shades } from "./values.js";
 import { itemsOfVerdicts, recordedText, renderReview } from "./review.js";
 import { identity, reservedName, saveName, savedName } from "./identity.js";
 
@@ -64,13 +64,18 @@ function replay(rules, kind, start, history) {
   return { cells, won: null, owners, movers };
 }
 
-/** The values of the moves, as the boards draw them. */
-function valuesOf(moves) {
+/** The values of the moves of a report, as the boards draw them; where
+ * some moves are unknown, none is best unless it reaches the most the
+ * position may be. */
+function valuesOf(report) {
   const values = new Map();
+  const moves = report.moves;
   const strength = shades(moves);
+  const ceiling = (report.unknown_moves || []).length > 0 ? rankRange(report)[1] : null;
   for (const m of moves) {
     values.set(m.move, {
-      ...describe(m), strength: strength.get(m.move), best: best(m, moves), hint: hint(m, moves),
+      ...describe(m), strength: strength.get(m.move), best: best(m, moves, ceiling),
+      hint: hint(m, moves, ceiling),
     });
   }
   return values;
@@ -110,7 +115,7 @@ function render() {
   const rules = rulesFor(entry.board);
   const d = replay(rules, entry.kind, s.start, s.history);
   const mine = s.you !== "spectator" && s.to_move === s.you;
-  const values = s.values ? valuesOf(s.values.moves) : new Map();
+  const values = s.values ? valuesOf(s.values) : new Map();
   const board = $("board");
   board.className = `board board-${entry.kind}`;
   const active = document.activeElement;

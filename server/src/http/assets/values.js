@@ -149,26 +149,58 @@ export function shades(moves) {
   return out;
 }
 
-/** Whether `m` is one of the best moves while some others are worse:
- * the moves the board marks with a star. */
-export function best(m, moves) {
+/** The least and the most `rank` a value may have: exact, one point; "in
+ * at most N plies" (a strategy's or a proof's bound), a range — a win in N
+ * plies or fewer (as fast as one), a loss in N plies or fewer (as short
+ * as one). */
+export function rankRange(v) {
+  const r = rank(v);
+  if (v.plies_bound !== "at_most" || v.result === undefined) return [r, r];
+  if (v.result === "win") return [r, 999];
+  if (v.result === "loss") return [-999, r];
+  return [r, r];
+}
+
+/** Whether `m` is proved one of the best moves while some others are
+ * proved worse: the moves the board marks with a star. With bounds, a
+ * move is best only when the least its value may be is at least the most
+ * every other move's may be; `ceiling`, where some moves are unknown, is
+ * the most any of them may be (the rank of the position's best bound). */
+export function best(m, moves, ceiling = null) {
   if (!moves.length) return false;
-  const top = rank(moves[0]);
-  return rank(m) === top && moves.some((o) => rank(o) < top);
+  const [low] = rankRange(m);
+  if (ceiling !== null && ceiling > low) return false;
+  let worse = false;
+  for (const o of moves) {
+    if (o === m) continue;
+    const [, ohigh] = rankRange(o);
+    if (ohigh > low) return false;
+    if (ohigh < low) worse = true;
+  }
+  // Unknown moves below a ceiling the move reaches: it is proved best (a
+  // win in one off the strategy) whatever they are.
+  return worse || ceiling !== null;
 }
 
 /** Words for a move's place among its class: "the fastest win", "the
- * longest defence", "best" — or "" when it has no peers to beat. */
-export function hint(m, moves) {
+ * longest defence", "best" — or "" when it has no peers to beat or its
+ * place is not proved (bounds that overlap). */
+export function hint(m, moves, ceiling = null) {
   const peers = moves.filter((o) => describe(o).cls === describe(m).cls);
-  const r = rank(m);
-  const worse = peers.some((o) => rank(o) < r);
-  if (best(m, moves)) {
+  const [low] = rankRange(m);
+  const worse = peers.some((o) => rankRange(o)[1] < low);
+  if (best(m, moves, ceiling)) {
     if (m.result === "win" && worse) return "the fastest win";
     if (m.result === "loss" && worse) return "the longest defence";
     return "best";
   }
-  if (m.result === "loss" && worse && r === Math.max(...peers.map(rank))) return "the longest defence";
+  const above = peers.some((o) => o !== m && rankRange(o)[1] > low);
+  if (m.result === "loss" && worse && !above) return "the longest defence";
+  // Losses known only by bounds: the largest bound is the longest
+  // resistance known (what the computer plays), not a proved best.
+  const r = rank(m);
+  if (m.result === "loss" && m.plies_bound === "at_most" && peers.some((o) => rank(o) < r)
+      && r === Math.max(...peers.map(rank))) return "the longest resistance known";
   return "";
 }
 
