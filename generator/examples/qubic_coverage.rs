@@ -2,8 +2,9 @@
 //! `qubic_coverage [--tables DIR] [--positions N] [--seconds S] [--seed S]
 //! [--stones A-B] [--moves] [--threads T]`. For each stone count, N positions from
 //! `people_position` (seeds `seed·1000 + stones·100 + i`, skipping games
-//! already over), each probed as the server probes it (the table of
-//! `DIR/qubic.sdb` if present, else live search only), with a deadline of
+//! already over), each probed as the server probes it (the tables of
+//! `DIR/qubic.sdb` and `DIR/qubic-opening.sdb` if present, else live
+//! search only), with a deadline of
 //! S seconds (the server's 3 s by default): the value alone, or with
 //! `--moves` the value and every move's; the live proofs on `T` threads
 //! (every core by default, `1`: one after the other). Prints answered/N and the median
@@ -42,8 +43,14 @@ fn main() -> anyhow::Result<()> {
         i += 2;
     }
     let path = tables.join("qubic.sdb");
+    let opening = tables.join("qubic-opening.sdb");
     let oracle: GameOracle<Qubic, TableFile> = if path.exists() {
-        GameOracle::with_table(Qubic, open_table(&path)?)?
+        let oracle = GameOracle::with_table(Qubic, open_table(&path)?)?;
+        if opening.exists() {
+            oracle.with_companion(open_table(&opening)?)?
+        } else {
+            oracle
+        }
     } else {
         println!("no {}: live search only", path.display());
         GameOracle::search_only(Qubic)
