@@ -21,6 +21,7 @@ use solvedb_lookup::{Dots, Edges, SearchLimits};
 
 use crate::games::dots::spread::coordinator::{Plan, Report, coordinate};
 use crate::games::dots::spread::messages::{Endpoint, Hub, Link, link};
+use crate::games::dots::spread::worker::Sharing;
 use crate::games::dots::spread::{prepare, worker};
 
 /// A worker rank's line to rank 0.
@@ -94,6 +95,8 @@ pub struct SearchArgs<'a> {
     pub fail_rank: Option<usize>,
     /// The coordinator aborts after this many answers (tests).
     pub stop_after: Option<u64>,
+    /// Which proved bounds ranks hand each other.
+    pub sharing: Sharing,
 }
 
 /// Runs this process's rank of the spread search of `root`. Returns the
@@ -113,7 +116,15 @@ pub fn search(board: Dots, root: Edges, args: SearchArgs<'_>) -> Result<Option<R
     } else {
         let fail = args.fail_rank == Some(rank);
         let endpoint = ToCoordinator { world: &world };
-        worker::serve(&endpoint, board, args.limits.clone(), rank, fail).map(|()| None)
+        worker::serve(
+            &endpoint,
+            board,
+            args.limits.clone(),
+            rank,
+            fail,
+            args.sharing,
+        )
+        .map(|()| None)
     };
     match result {
         Ok(report) => Ok(report),
@@ -137,7 +148,9 @@ fn coordinate_on_rank_0(
     let fail = args.fail_rank == Some(0);
     std::thread::scope(|scope| {
         let limits = args.limits.clone();
-        let own_worker = scope.spawn(move || worker::serve(&worker_end, board, limits, 0, fail));
+        let sharing = args.sharing;
+        let own_worker =
+            scope.spawn(move || worker::serve(&worker_end, board, limits, 0, fail, sharing));
         let plan = Plan {
             board,
             tree,

@@ -291,3 +291,35 @@ fn a_stopped_search_resumes_from_its_checkpoint_with_the_same_answer() {
     assert_eq!(value_of(&stdout), expected, "{stdout}");
     assert!(stdout.contains("jobs     0 (0 cancelled)"), "{stdout}");
 }
+
+#[test]
+fn searches_that_share_proved_bounds_agree_with_the_single_process_search() {
+    let runs: [&[&str]; 3] = [
+        &["--share-plies", "1", "--share-min-work", "1"],
+        &["--share-plies", "3"],
+        &[],
+    ];
+    for (game, position) in search_positions().into_iter().step_by(2) {
+        let expected = single_process_value(&game, &position);
+        for (ranks, extra) in [2, 4].into_iter().flat_map(|r| runs.map(|e| (r, e))) {
+            let output = spread_search(ranks, &game, &position, extra);
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(output.status.success(), "{position} {extra:?}: {output:?}");
+            assert_eq!(
+                value_of(&stdout),
+                expected,
+                "{position} on {ranks} ranks {extra:?}: {stdout}"
+            );
+            let relayed = stdout
+                .lines()
+                .find_map(|l| l.strip_prefix("facts"))
+                .and_then(|l| l.split_whitespace().next()?.parse::<u64>().ok())
+                .unwrap_or_else(|| panic!("no facts line in {stdout}"));
+            let sharing = extra.contains(&"--share-plies");
+            assert!(
+                sharing || relayed == 0,
+                "{position} {extra:?}: {relayed} facts relayed without sharing"
+            );
+        }
+    }
+}

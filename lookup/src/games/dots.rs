@@ -53,7 +53,7 @@ mod table;
 
 pub use self::board::{Dots, Edge, Edges, MAX_EDGES};
 pub use self::captures::{BoxSides, CaptureMasks};
-pub use self::endgame::{Analysis, EndgameSolver, MoveBounds, NodeCounts, Rules};
+pub use self::endgame::{Analysis, EndgameSolver, Fact, MoveBounds, NodeCounts, Rules};
 pub use self::symmetry::EdgeSymmetries;
 
 /// Every board up to 5x5, for the tests.

@@ -46,6 +46,15 @@ pub struct SpreadArgs {
     /// else the fewest that give 8 jobs a rank, at most 3).
     #[arg(long, requires = "mpi", value_parser = clap::value_parser!(u32).range(0..=3))]
     pub split_depth: Option<u32>,
+    /// With `--mpi`: after each job a rank sends the bounds its table
+    /// proved on the positions this many plies below the job's leaf (0:
+    /// none), which the others learn before their next job.
+    #[arg(long, requires = "mpi", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=3))]
+    pub share_plies: u32,
+    /// With `--mpi` and `--share-plies`: only positions whose search
+    /// visited at least 2^(N-1) positions.
+    #[arg(long, requires = "mpi", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=31))]
+    pub share_min_work: u32,
     /// With `--mpi`: this rank aborts at its first job (tests).
     #[arg(long, hide = true, requires = "mpi")]
     pub mpi_fail_rank: Option<usize>,
@@ -113,6 +122,10 @@ fn spread(
         checkpoint: args.checkpoint.as_deref(),
         fail_rank: args.mpi_fail_rank,
         stop_after: args.mpi_stop_after,
+        sharing: crate::games::dots::spread::worker::Sharing {
+            plies: args.share_plies,
+            min_work: args.share_min_work,
+        },
     };
     let Some(report) = search(board, root, search_args)? else {
         return Ok(0);
@@ -169,6 +182,7 @@ fn spread(
         report.bytes,
         report.bytes as f64 / report.jobs.max(1) as f64
     )?;
+    writeln!(out, "facts    {} relayed between ranks", report.facts)?;
     writeln!(out, "searched in {}", seconds(report.wall))?;
     Ok(0)
 }

@@ -18,7 +18,11 @@
 //! two leaves searched on two ranks is searched twice (the duplicated work
 //! transposition-driven scheduling, Romein, Plaat, Bal & Schaeffer 1999,
 //! avoids by sending every position to the rank that owns its entry, at
-//! the price of a message a node).
+//! the price of a message a node). With [`worker::Sharing`] a rank hands
+//! the others, through the coordinator, the bounds its table proved a few
+//! plies below each finished job's leaf; they learn them before their
+//! next job. Those bounds are proved too, so the value still depends on
+//! nothing but the position.
 //!
 //! [`EndgameSolver`]: solvedb_lookup::games::dots::EndgameSolver
 
@@ -36,6 +40,7 @@ use solvedb_lookup::{Dots, Edges, SearchLimits};
 use self::checkpoint::Checkpoint;
 use self::coordinator::{Plan, Report};
 use self::split::SplitTree;
+use self::worker::Sharing;
 
 /// The split tree of `root` for `ranks` with the facts of the checkpoint
 /// in `dir` (if given) learnt: `depth` plies if given, else those of the
@@ -84,13 +89,14 @@ pub fn search_on_threads(
     limits: &SearchLimits,
     depth: Option<u32>,
     dir: Option<&Path>,
+    sharing: Sharing,
 ) -> Result<Report> {
     let (tree, checkpoint, resumed) = prepare(board, root, workers, depth, dir)?;
     let (hub, ends): (Vec<_>, Vec<_>) = (0..workers).map(|_| messages::link()).unzip();
     std::thread::scope(|scope| {
         for (rank, end) in ends.into_iter().enumerate() {
             let limits = limits.clone();
-            scope.spawn(move || worker::serve(&end, board, limits, rank, false));
+            scope.spawn(move || worker::serve(&end, board, limits, rank, false, sharing));
         }
         let plan = Plan {
             board,
@@ -128,13 +134,16 @@ mod tests {
                 .next()
                 .expect("a position");
             let expected = EndgameSolver::new(board, one_thread()).solve(p).unwrap();
-            for (workers, depth) in [(1, Some(0)), (1, None), (2, None), (3, Some(2)), (4, None)] {
+            let runs = [(1, Some(0)), (1, None), (2, None), (3, Some(2)), (4, None)];
+            for ((workers, depth), plies) in runs.into_iter().zip([0, 2, 1, 2, 2]) {
+                let sharing = Sharing { plies, min_work: 1 };
                 let report =
-                    search_on_threads(board, p, workers, &one_thread(), depth, None).unwrap();
+                    search_on_threads(board, p, workers, &one_thread(), depth, None, sharing)
+                        .unwrap();
                 assert_eq!(
                     report.value,
                     expected,
-                    "{} on {workers} workers, depth {depth:?}",
+                    "{} on {workers} workers, depth {depth:?}, sharing {plies} plies",
                     board.notation(p)
                 );
                 assert_eq!(report.workers.len(), workers);
@@ -148,9 +157,27 @@ mod tests {
         let board = Dots::new(3, 3).unwrap();
         let p = board.parse("3x3:h0,0 v1,1 h3,2").unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let first = search_on_threads(board, p, 2, &one_thread(), None, Some(dir.path())).unwrap();
+        let first = search_on_threads(
+            board,
+            p,
+            2,
+            &one_thread(),
+            None,
+            Some(dir.path()),
+            Sharing::default(),
+        )
+        .unwrap();
         assert_eq!(first.resumed, 0);
-        let again = search_on_threads(board, p, 3, &one_thread(), None, Some(dir.path())).unwrap();
+        let again = search_on_threads(
+            board,
+            p,
+            3,
+            &one_thread(),
+            None,
+            Some(dir.path()),
+            Sharing::default(),
+        )
+        .unwrap();
         assert_eq!(again.value, first.value);
         assert!(again.resumed > 0);
         assert_eq!(again.jobs, 0, "every fact the root needs was kept");

@@ -22,7 +22,8 @@
 //! The [`driver`] runs the tests on every core (Lazy SMP over the one
 //! shared table, [`worker`] being one thread's search), and [`analysis`]
 //! goes on to every move's value. Each thread tallies how its nodes end
-//! ([`counts`]).
+//! ([`counts`]). Solvers of one board can hand each other what their
+//! tables proved ([`facts`]).
 
 mod analysis;
 mod captures;
@@ -30,6 +31,7 @@ mod chains;
 mod counts;
 mod cutoffs;
 mod driver;
+mod facts;
 mod geometry;
 mod keys;
 mod loony;
@@ -47,4 +49,5 @@ mod worker;
 pub use self::analysis::{Analysis, MoveBounds};
 pub use self::counts::NodeCounts;
 pub use self::driver::EndgameSolver;
+pub use self::facts::Fact;
 pub use self::rules::Rules;

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use solvedb_lookup::Dots;
+use solvedb_lookup::games::dots::Fact;
 
 use super::checkpoint::Checkpoint;
 use super::messages::{Hub, Message, WorkerStats};
@@ -65,6 +66,8 @@ pub struct Report {
     pub resumed: usize,
     /// Bytes the coordinator sent and received (the payloads).
     pub bytes: u64,
+    /// Proved bounds relayed from one worker to the others.
+    pub facts: u64,
     /// Each worker's figures, by rank.
     pub workers: Vec<WorkerStats>,
     /// Wall time.
@@ -88,6 +91,8 @@ struct Run<'h> {
     cancelled: u64,
     bytes: u64,
     answers: u64,
+    /// Facts relayed between workers.
+    relayed: u64,
     /// Workers that have not yet sent their figures.
     listening: Vec<bool>,
 }
@@ -110,6 +115,16 @@ impl Run<'_> {
             std::thread::sleep(nap);
             nap = (nap * 2).min(Duration::from_millis(1));
         }
+    }
+
+    /// Sends the facts `from` proved to every other worker.
+    fn relay(&mut self, from: usize, facts: Vec<Fact>) -> Result<()> {
+        self.relayed += facts.len() as u64;
+        let message = Message::Facts(facts);
+        for w in (0..self.busy.len()).filter(|&w| w != from) {
+            self.send(w, message.clone())?;
+        }
+        Ok(())
     }
 
     /// Cancels the jobs not `wanted`, gives idle workers the first wanted
@@ -176,6 +191,7 @@ pub fn coordinate(hub: &dyn Hub, plan: Plan<'_>) -> Result<Report> {
         cancelled: 0,
         bytes: 0,
         answers: 0,
+        relayed: 0,
         listening: vec![true; hub.workers()],
     };
     let parity = (board.remaining_boxes(tree.root()) % 2) as i32;
@@ -206,6 +222,10 @@ pub fn coordinate(hub: &dyn Hub, plan: Plan<'_>) -> Result<Report> {
             }
             run.dispatch(&wanted)?;
             let (worker, message) = run.receive()?;
+            if let Message::Facts(facts) = message {
+                run.relay(worker, facts)?;
+                continue;
+            }
             let Message::Answer { id, answer, .. } = message else {
                 bail!("worker {worker} sent {message:?} during the search");
             };
@@ -256,6 +276,7 @@ pub fn coordinate(hub: &dyn Hub, plan: Plan<'_>) -> Result<Report> {
         cancelled: run.cancelled,
         resumed,
         bytes: run.bytes,
+        facts: run.relayed,
         workers,
         wall: started.elapsed(),
     })
@@ -277,6 +298,8 @@ fn finish(run: &mut Run<'_>) -> Result<Vec<WorkerStats>> {
                 run.busy[w] = None;
                 run.send(w, Message::Quit)?;
             }
+            // Facts from a cancelled job, with no search left to use them.
+            (_, Message::Facts(_)) => {}
             (w, Message::Stats(s)) => {
                 run.listening[w] = false;
                 stats.insert(w, s);

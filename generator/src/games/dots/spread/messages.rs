@@ -2,14 +2,16 @@
 //! other, as little-endian 64-bit words, and the links that carry it.
 //!
 //! A job is 32 bytes and its answer 40: a search moves 72 bytes a job
-//! (and MPI's envelope).
+//! (and MPI's envelope). Proved bounds relayed between workers are 16
+//! bytes a position.
 
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail, ensure};
+use solvedb_lookup::games::dots::Fact;
 
 /// One message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
     /// Coordinator to worker: test whether `mask`'s margin is above
     /// `threshold`.
@@ -27,6 +29,9 @@ pub enum Message {
     Quit,
     /// Worker to coordinator, its last word: what it did.
     Stats(WorkerStats),
+    /// Worker to coordinator, and coordinator to the other workers: bounds
+    /// a worker's table proved below a job's leaf.
+    Facts(Vec<Fact>),
 }
 
 /// What one worker did over the search.
@@ -48,16 +53,16 @@ pub struct WorkerStats {
 impl Message {
     /// The message's bytes.
     pub fn encode(&self) -> Vec<u8> {
-        let words: Vec<u64> = match *self {
+        let words: Vec<u64> = match self {
             Message::Job {
                 id,
                 mask,
                 threshold,
-            } => vec![1, id, mask, i64::from(threshold) as u64],
-            Message::Cancel { id } => vec![2, id],
+            } => vec![1, *id, *mask, i64::from(*threshold) as u64],
+            Message::Cancel { id } => vec![2, *id],
             Message::Answer { id, answer, nodes } => match answer {
-                Some(a) => vec![3, id, 1, i64::from(a) as u64, nodes],
-                None => vec![3, id, 0, 0, nodes],
+                Some(a) => vec![3, *id, 1, i64::from(*a) as u64, *nodes],
+                None => vec![3, *id, 0, 0, *nodes],
             },
             Message::Quit => vec![4],
             Message::Stats(s) => vec![
@@ -68,6 +73,9 @@ impl Message {
                 s.cpu_centis,
                 s.peak_kib,
             ],
+            Message::Facts(facts) => std::iter::once(6)
+                .chain(facts.iter().flat_map(|f| [f.mask, pack_fact(f)]))
+                .collect(),
         };
         words.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
@@ -113,9 +121,35 @@ impl Message {
                     peak_kib,
                 })
             }
+            [6, ref rest @ ..] if rest.len() % 2 == 0 => Message::Facts(
+                rest.chunks_exact(2)
+                    .map(|w| unpack_fact(w[0], w[1]))
+                    .collect::<Result<_>>()?,
+            ),
             _ => bail!("an unknown message of {} words", words.len()),
         })
     }
+}
+
+/// A fact's bounds and work in one word: `lower + 64`, `upper + 64` and
+/// the work, a byte each.
+fn pack_fact(fact: &Fact) -> u64 {
+    let byte = |v: i32| u64::from((v + 64).clamp(0, 255) as u8);
+    byte(fact.lower) | byte(fact.upper) << 8 | u64::from(fact.work.min(255)) << 16
+}
+
+fn unpack_fact(mask: u64, word: u64) -> Result<Fact> {
+    let fact = Fact {
+        mask,
+        lower: (word & 255) as i32 - 64,
+        upper: (word >> 8 & 255) as i32 - 64,
+        work: (word >> 16 & 255) as u32,
+    };
+    ensure!(
+        word >> 24 == 0 && fact.lower <= fact.upper,
+        "a malformed fact {word:#x}"
+    );
+    Ok(fact)
 }
 
 /// A worker's side: messages to and from the coordinator.
@@ -266,10 +300,27 @@ mod tests {
             },
             Message::Quit,
             Message::Stats(stats),
+            Message::Facts(vec![]),
+            Message::Facts(vec![
+                Fact {
+                    mask: 1 << 59 | 5,
+                    lower: -25,
+                    upper: 3,
+                    work: 31,
+                },
+                Fact {
+                    mask: 0,
+                    lower: 7,
+                    upper: 7,
+                    work: 1,
+                },
+            ]),
         ] {
             assert_eq!(Message::decode(&m.encode()).unwrap(), m);
         }
         assert!(Message::decode(&[1, 2, 3]).is_err());
         assert!(Message::decode(&[0; 8]).is_err());
+        let crossed = [6u64, 1, 70 | 60 << 8].map(u64::to_le_bytes).concat();
+        assert!(Message::decode(&crossed).is_err());
     }
 }

@@ -238,10 +238,16 @@ impl TranspositionTable {
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.probe_with_work(key).map(|(entry, _)| entry)
+    }
+
+    /// [`probe`](TranspositionTable::probe), with the entry's work: `log2`
+    /// of the positions its search visited, plus one.
+    pub fn probe_with_work(&self, key: u64) -> Option<(Entry, u32)> {
         let (bucket, quotient) = self.place(key);
         (bucket * WAYS..(bucket + 1) * WAYS).find_map(|i| {
             let word = self.word(i);
-            self.holds(i, word, key, quotient).then(|| unpack(word).0)
+            self.holds(i, word, key, quotient).then(|| unpack(word))
         })
     }
 
