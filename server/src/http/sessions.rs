@@ -3,8 +3,8 @@
 //! is one rated game of a person against a level of the computer
 //! ([`Level`]), from the game's start. The server keeps it, makes the
 //! computer's moves itself, referees the person's moves by the game's own
-//! rules ([`Match`]), judges every move against the oracle ([`judge`]) and
-//! records the finished game in the leaderboard. Nothing the page says
+//! rules ([`Match`]), judges every move against the oracle ([`Verdict`])
+//! and records the finished game in the leaderboard. Nothing the page says
 //! about a result is taken: a result is what the server saw.
 //!
 //! - `POST /api/v1/sessions` with `{"game", "first", "second", "player",
