@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use solvedb_lookup::format::reseal;
-use solvedb_lookup::{GameId, Table, TableError, Tabled, read_table, with_game};
+use solvedb_lookup::{GameId, Header, Table, TableError, Tabled, read_table, with_game};
 
 /// How thoroughly to sweep a big table; small tables get every bit.
 #[derive(Copy, Clone, Debug)]
@@ -125,6 +125,16 @@ fn tally(row: &mut SweepRow, check: impl FnOnce() -> Verdict) {
     }
 }
 
+/// Whether `header` is a table of `game`'s oracle: its own table, or the
+/// companion it opens beside it ([`Tabled::COMPANION`]: Qubic's opening
+/// table), which the sweep treats alike.
+fn check_header<G: Tabled>(game: &G, header: &Header) -> Result<(), TableError> {
+    match G::COMPANION {
+        Some((values, _)) if header.game == game.id() && header.values == values => Ok(()),
+        _ => game.check_header(header),
+    }
+}
+
 /// Opens mutated bytes as a table of `game`, probes the slots in
 /// `probe_slots`, then verifies it (if `full_verify`).
 fn judge<G: Tabled>(game: &G, bytes: &[u8], full_verify: bool, probe_slots: &[u64]) -> Verdict {
@@ -132,7 +142,7 @@ fn judge<G: Tabled>(game: &G, bytes: &[u8], full_verify: bool, probe_slots: &[u6
         Ok(t) => t,
         Err(_) => return Verdict::Open,
     };
-    if game.check_header(table.header()).is_err() {
+    if check_header(game, table.header()).is_err() {
         return Verdict::Open;
     }
     // The probe first: it is the last line of defence for a damaged block
@@ -183,7 +193,7 @@ pub fn sweep<G: Tabled>(
 ) -> Result<SweepReport, TableError> {
     let (head_len, spans) = {
         let table = Table::new(bytes.as_slice())?;
-        game.check_header(table.header())?;
+        check_header(game, table.header())?;
         table.verify()?;
         let picks = spread(table.header().blocks(), limits.blocks);
         let spans: Vec<_> = picks.iter().map(|&b| table.block_span(b)).collect();
