@@ -238,23 +238,30 @@ impl GeneratorGame for Qubic {
         if exhaustive.is_some() {
             bail!("--exhaustive is for cube tables; the walk of a qubic table is complete");
         }
+        // `table` is `file`, read and its checksums verified by the caller;
+        // the other file is read here and its checksums verified first.
         let dir = file.parent().unwrap_or(Path::new("."));
+        let read_beside = |path: &Path, what: &'static str| -> Result<Table<Vec<u8>>> {
+            let beside = crate::verify::read_whole(path)?;
+            beside.verify().context(what)?;
+            Ok(beside)
+        };
+        let beside;
         let (strategy, opening) = if table.header().values == ValueEncoding::OpeningValues {
-            let strategy = crate::verify::read_whole(&dir.join(GameId::Qubic.table_file_name()))?;
-            strategy.verify().context("the strategy table beside it")?;
-            (strategy, Some(crate::verify::read_whole(file)?))
+            let path = dir.join(GameId::Qubic.table_file_name());
+            beside = Some(read_beside(&path, "the strategy table beside it")?);
+            (beside.as_ref().expect("just read"), Some(table))
         } else {
-            let beside = dir.join(OPENING_FILE);
-            let opening = match beside.exists() {
-                true => Some(crate::verify::read_whole(&beside)?),
+            let path = dir.join(OPENING_FILE);
+            beside = match path.exists() {
+                true => Some(read_beside(&path, "the opening table's checksums")?),
                 false => None,
             };
-            (crate::verify::read_whole(file)?, opening)
+            (table, beside.as_ref())
         };
-        let walked = verify_strategy(&strategy, out)?;
+        let walked = verify_strategy(strategy, out)?;
         if let Some(opening) = opening {
-            opening.verify().context("the opening table's checksums")?;
-            let report = opening_walk::walk_built_opening(&opening, &walked)?;
+            let report = opening_walk::walk_built_opening(opening, &walked)?;
             writeln!(out, "opening ok: {report}")?;
         }
         Ok(())
