@@ -455,7 +455,7 @@ fn kept_or_proved(
         }
     }
     progress(&format!("started: {}", Qubic.notation(position)));
-    let result = run_task(position, options)?;
+    let result = run_task(position, options, progress)?;
     match &result {
         Some((moves, report)) => {
             progress(&format!(
@@ -512,10 +512,12 @@ fn task_limits(options: &ProofOptions) -> ProverLimits {
 /// Proves one task and extracts its strategy; `None` if it is not proved
 /// within the options. The task is proved within each limit of
 /// [`TASK_STONES_AHEAD`] in turn, then without a limit, until a proof is
-/// found; the node budget covers every attempt.
+/// found; the node budget covers every attempt. `progress` hears each
+/// attempt that ends without a proof (a long task's only sign of life).
 fn run_task(
     position: QubicBoard,
     options: ProofOptions,
+    progress: &dyn Fn(&str),
 ) -> Result<Option<(TaskMoves, TaskReport)>> {
     let started = Instant::now();
     let mut spent = 0u64;
@@ -532,7 +534,15 @@ fn run_task(
         spent += prover.nodes();
         match verdict {
             Ok(Verdict::Proved) => {}
-            Ok(Verdict::Disproved) if stone_limit.is_some() => continue,
+            Ok(Verdict::Disproved) if stone_limit.is_some() => {
+                progress(&format!(
+                    "not won{}: {} nodes, {:.1} s so far",
+                    within(stone_limit),
+                    spent,
+                    started.elapsed().as_secs_f64()
+                ));
+                continue;
+            }
             Ok(Verdict::Disproved) | Err(solvedb_lookup::Error::BudgetExhausted { .. }) => {
                 return Ok(None);
             }
