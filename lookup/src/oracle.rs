@@ -195,12 +195,12 @@ pub struct Oracle {
     games: RwLock<HashMap<GameId, Loaded>>,
 }
 
-/// One game's oracle and the identity of the table file it opened (`None`:
-/// there was none, it searches).
+/// One game's oracle and the identities of the files it opened: its table
+/// and its companion table (`None`: there was none).
 #[derive(Debug)]
 struct Loaded {
     oracle: Arc<dyn AnyGameOracle>,
-    file: Option<FileId>,
+    files: [Option<FileId>; 2],
 }
 
 /// What tells one file from another at the same path: on Unix its device
@@ -387,8 +387,9 @@ impl Oracle {
     }
 
     /// Picks up tables that changed on disk since their game was first
-    /// asked about: each game whose table file was replaced (a new file
-    /// renamed over it, as `solvedb build` does), removed or created is
+    /// asked about: each game whose table file or companion table file was
+    /// replaced (a new file renamed over it, as `solvedb build` does),
+    /// removed or created is
     /// opened afresh by the next question about it. Answers in flight
     /// finish on the table they started with. Costs a `stat` per opened
     /// game; a server may call it on a signal or a timer. Returns the games
@@ -397,10 +398,7 @@ impl Oracle {
         let mut games = self.games.write().unwrap_or_else(PoisonError::into_inner);
         let changed: Vec<GameId> = games
             .iter()
-            .filter(|(id, loaded)| {
-                let path = self.table_path(**id);
-                path.and_then(|path| FileId::of(&path)) != loaded.file
-            })
+            .filter(|(id, loaded)| self.file_ids(**id) != loaded.files)
             .map(|(id, _)| *id)
             .collect();
         for id in &changed {
@@ -635,9 +633,9 @@ impl Oracle {
         if let Some(loaded) = games.get(&id) {
             return Ok(Arc::clone(&loaded.oracle));
         }
-        // The identity before the open: if a rebuild renames a new file over
-        // the name in between, `reload` sees a change and opens it again.
-        let file = self.table_path(id).and_then(|path| FileId::of(&path));
+        // The identities before the open: if a rebuild renames a new file
+        // over a name in between, `reload` sees a change and opens it again.
+        let files = self.file_ids(id);
         let oracle: Arc<dyn AnyGameOracle> = crate::with_game!(id, game => self.load(*game).map(
             |oracle| Arc::new(oracle) as Arc<dyn AnyGameOracle>
         ))?;
@@ -645,10 +643,24 @@ impl Oracle {
             id,
             Loaded {
                 oracle: Arc::clone(&oracle),
-                file,
+                files,
             },
         );
         Ok(oracle)
+    }
+
+    /// The identities of a game's table file and companion table file in
+    /// the directory (`None` for each that is not there).
+    fn file_ids(&self, id: GameId) -> [Option<FileId>; 2] {
+        let companion = crate::with_game!(id, game => Ok::<_, Error>(companion_of(game)))
+            .ok()
+            .flatten()
+            .map(|(_, file)| file);
+        let in_dir = |file: Option<PathBuf>| file.and_then(|path| FileId::of(&path));
+        [
+            in_dir(self.table_path(id)),
+            in_dir(companion.and_then(|file| Some(self.dir.as_ref()?.join(file)))),
+        ]
     }
 
     /// The companion table of a game ([`Tabled::COMPANION`]): compiled

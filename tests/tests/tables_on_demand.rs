@@ -206,3 +206,33 @@ fn a_table_cut_short_or_overwritten_under_an_open_oracle_gives_typed_errors() {
         }
     }
 }
+
+#[test]
+fn a_companion_table_that_appears_is_picked_up_by_reload() {
+    // Qubic's strategy alone, then its opening table copied in beside it: the
+    // game is reopened and answers moves the strategy alone leaves unknown.
+    let dir = copies(&["qubic.sdb"]);
+    let oracle = Oracle::open(dir.path()).unwrap();
+    let position = "0 21 15 1 12 42";
+    let bare = oracle.moves(GameId::Qubic, position).unwrap();
+    assert!(oracle.reload().is_empty(), "nothing changed yet");
+    fs::copy(
+        committed_tables().join("qubic-opening.sdb"),
+        dir.path().join("qubic-opening.sdb"),
+    )
+    .unwrap();
+    assert_eq!(oracle.reload(), vec![GameId::Qubic]);
+    let opened = oracle.moves(GameId::Qubic, position).unwrap();
+    assert_eq!(opened.value, bare.value);
+    assert!(
+        opened.unknown.len() < bare.unknown.len(),
+        "{} unknown with the opening table, {} without",
+        opened.unknown.len(),
+        bare.unknown.len()
+    );
+    // Removed again: a change too.
+    fs::remove_file(dir.path().join("qubic-opening.sdb")).unwrap();
+    assert_eq!(oracle.reload(), vec![GameId::Qubic]);
+    let again = oracle.moves(GameId::Qubic, position).unwrap();
+    assert_eq!(again.unknown, bare.unknown);
+}
