@@ -425,8 +425,8 @@ function render() {
     source = sourceText(S.answer.json);
     const untagged = S.answer.json.unknown_moves || [];
     if (untagged.length) {
-      meaning += ` ${plural(untagged.length, "cell")} without a tag: the proved strategy does not cover ` +
-        "those moves, so their values are not known here.";
+      meaning += ` ${plural(untagged.length, "cell")} without a tag: neither the proved strategy nor the ` +
+        "opening table's proofs settle those moves, so their values are not known here.";
     }
   } else if (unknown && S.answer.bounds) {
     const value = describeBounds(S.answer.bounds);
