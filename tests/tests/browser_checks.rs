@@ -229,6 +229,14 @@ async fn explorer_checks(page: &Page, checks: &mut Checks) {
             assert_eq!(starred.as_u64(), Some(0), "a move starred on bounds alone");
             let hints = page.js("return [...document.querySelectorAll('#board [data-move]')].filter(b => (b.getAttribute('aria-label') || '').includes('longest resistance known')).length").await;
             assert!(hints.as_u64().unwrap_or(0) >= 1, "{hints}");
+            // The computer as O there plays that move and says what it is.
+            page.visit("?game=qubic&first=human&second=perfect&moves=0%2021%2015").await;
+            page.screenshot("qubic-computer-resists-1280").await;
+            let status = page.text("status").await;
+            assert!(
+                status.contains("O played") && status.contains("the longest resistance known: loss in"),
+                "{status}"
+            );
             // X to move six stones in, inside the strategy: wins beside the
             // strategy's move, from the opening table.
             page.visit("?game=qubic&first=human&second=human&moves=0%2021%2015%201%2012%2042").await;

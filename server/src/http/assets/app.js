@@ -786,8 +786,13 @@ async function maybeComputer(token) {
   let mv;
   let note = "";
   if (level === "perfect" && S.answer && S.answer.ok && S.answer.json.moves.length) {
-    mv = S.answer.json.moves[0].move;
-    note = ` (perfect: ${describe(S.answer.json.moves[0]).text})`;
+    const { moves, unknown_moves: unknown = [] } = S.answer.json;
+    mv = moves[0].move;
+    // A loss known only by bounds: the largest bound is the longest
+    // resistance known, not a proved longest one.
+    const ceiling = unknown.length ? rankRange(S.answer.json)[1] : null;
+    const known = hint(moves[0], moves, ceiling) === "the longest resistance known";
+    note = ` (${known ? "the longest resistance known" : "perfect"}: ${describe(moves[0]).text})`;
   } else if (level === "perfect" && S.answer && S.answer.best_move) {
     // The search stopped, but what it proved holds a best move.
     mv = S.answer.best_move;
