@@ -16,6 +16,17 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", "text/css", include_str!("assets/style.css")),
     ("app.js", "text/javascript", include_str!("assets/app.js")),
     (
+        "state.js",
+        "text/javascript",
+        include_str!("assets/state.js"),
+    ),
+    ("api.js", "text/javascript", include_str!("assets/api.js")),
+    (
+        "rated.js",
+        "text/javascript",
+        include_str!("assets/rated.js"),
+    ),
+    (
         "rules.js",
         "text/javascript",
         include_str!("assets/rules.js"),

@@ -1,10 +1,11 @@
 // The explorer: picks a game, keeps the history (undo, redo, the browser's
 // Back) and the URL, asks the API for the value of every move, lets people
-// and the computer play (the computer's moves come from the server), plays
-// rated games against the computer through the server, and reviews every
-// finished game against perfect play. Everything the URL says is checked by
-// the rules on the server (/api/v1/check) before anything is drawn. Boards
-// are drawn by one module per board kind.
+// and the computer play (the computer's moves come from the server), and
+// reviews every finished game against perfect play. Everything the URL says
+// is checked by the rules on the server (/api/v1/check) before anything is
+// drawn. The state and what follows from it are in state.js, the requests
+// in api.js, rated games in rated.js; boards are drawn by one module per
+// board kind.
 import { coordOf, rulesFor } from "./rules.js";
 import * as grid from "./grid.js";
 import * as layers from "./layers.js";
@@ -14,60 +15,16 @@ import {
   best, describe, describeBounds, explain, hint, initTheme, legend, plural, rankRange, sourceText,
   rank, shades,
 } from "./values.js";
-import { itemsOfVerdicts, judge, recordedText, renderReview } from "./review.js";
-import { identity, reservedName, saveName, savedName } from "./identity.js";
+import { itemsOfVerdicts, judge, renderReview } from "./review.js";
+import { reservedName, saveName, savedName } from "./identity.js";
+import {
+  $, LEVELS, S, announce, coord, derive, hidden, isDots, levelOf, positionAt, ratable, sideNames,
+  tableOnly, view,
+} from "./state.js";
+import { analysis, api } from "./api.js";
+import { ratedMove, resignRated, resume, startRated } from "./rated.js";
 
 const BOARDS = { grid, layers, dots };
-const LEVELS = ["human", "perfect", "classic", "random"];
-const $ = (id) => document.getElementById(id);
-
-const S = {
-  games: [],
-  searchSeconds: 0,
-  entry: null, // an entry of /api/v1/games: { game, title, kind, board, sides, start, table }
-  rules: null,
-  start: "",
-  moves: [],
-  at: 0,
-  answer: null, // the shown position's: { ok: true, json } | { ok: false, kind, error }
-  answers: new Map(), // position → answer (values and "unknown"): each asked once
-  line: null, // { at, moves, end, error }
-  lineAsking: false,
-  editing: false,
-  editCells: null,
-  busy: false, // the computer, or the server's rated game, is moving
-  token: 0,
-  searches: null, // the server's count of live searches run (a response header)
-  asking: 0, // when the probe of the shown position was sent (0: none running)
-  pending: "", // what to announce once the new value is in
-  rated: null, // { session, state } while a rated game is shown
-  review: null, // the finished game's moves against perfect play
-  reviewing: false,
-  checking: false,
-  problem: false,
-};
-
-// ---- words ------------------------------------------------------------------
-
-function announce(text) {
-  $("status").textContent = text;
-}
-
-/** Whether a game's every answer comes from its table, at once: not for a
- * strategy table (Qubic's), whose other positions are searched live. */
-function tableOnly(entry) {
-  return entry.table && entry.table_covers_every_position;
-}
-
-function isDots() {
-  return S.entry.kind === "dots";
-}
-function sideNames() {
-  return S.entry.sides;
-}
-function coord(mv) {
-  return S.rules.coord(mv);
-}
 
 /** One entry of the move list: a button with the move's place and value
  * (`v` from the board's values), `extra` classes, `hint` read aloud. */
@@ -89,51 +46,6 @@ function moveItem(move, v, extra, hint) {
   b.addEventListener("click", () => onPick(move));
   li.append(b);
   return li;
-}
-
-// ---- the position -----------------------------------------------------------
-
-/** Replays the history to `at`: the board, the side to move, box owners, scores. */
-function derive(at = S.at) {
-  const rules = S.rules;
-  let cells = rules.parse(S.start);
-  if (!isDots()) {
-    for (const mv of S.moves.slice(0, at)) cells = rules.play(cells, mv);
-    const side = rules.toMove(cells);
-    const won = rules.winLine(cells);
-    return { cells, side: side === "X" ? 0 : 1, won, over: rules.over(cells) };
-  }
-  const owners = new Map();
-  for (const [r, c] of rules.boxesClosed(cells)) owners.set(`${r},${c}`, "?");
-  const score = [0, 0];
-  let side = 0;
-  for (const mv of S.moves.slice(0, at)) {
-    const before = new Set(rules.boxesClosed(cells).map(([r, c]) => `${r},${c}`));
-    cells = rules.play(cells, mv);
-    const closed = rules.boxesClosed(cells).filter(([r, c]) => !before.has(`${r},${c}`));
-    for (const [r, c] of closed) owners.set(`${r},${c}`, side);
-    score[side] += closed.length;
-    if (closed.length === 0) side = 1 - side;
-  }
-  return { cells, side, owners, score, over: rules.over(cells) };
-}
-
-function positionAt(at = S.at) {
-  return S.rules.notation(derive(at).cells);
-}
-
-function levelOf(side) {
-  return $(side === 0 ? "first" : "second").value;
-}
-
-/** A person against the computer: the games that can be rated. */
-function ratable() {
-  return [levelOf(0), levelOf(1)].filter((l) => l === "human").length === 1;
-}
-
-/** Values stay hidden while a rated game is on. */
-function hidden() {
-  return S.rated !== null && !S.rated.state.result;
 }
 
 // ---- the URL ----------------------------------------------------------------
@@ -173,9 +85,6 @@ function problem(text, entry) {
   document.body.dataset.state = "idle";
 }
 
-/** Reads the URL and checks all of it — the game, the players, the start,
- * every move and the step — by the rules on the server, before anything is
- * drawn. */
 /** A first visit's line saying what the page is; later visits skip it. */
 function introduce() {
   if (localStorage.getItem("solvedb-visited")) return;
@@ -183,6 +92,9 @@ function introduce() {
   localStorage.setItem("solvedb-visited", "1");
 }
 
+/** Reads the URL and checks all of it — the game, the players, the start,
+ * every move and the step — by the rules on the server, before anything is
+ * drawn. */
 async function loadUrl() {
   const q = new URLSearchParams(location.search);
   const name = q.get("game");
@@ -243,61 +155,6 @@ async function loadUrl() {
     return problem("The page and the server do not agree on this position: please report it.", entry);
   }
   choose(entry, check.json.position, check.json.moves, at, { push: null });
-}
-
-// ---- talking to the server --------------------------------------------------
-
-async function api(path, params) {
-  try {
-    const response = await fetch(`/api/v1/${path}?${new URLSearchParams(params)}`);
-    const json = await response.json();
-    // The server's count of the live searches it has run (off the tables).
-    const searches = response.headers.get("x-solvedb-searches");
-    if (searches !== null) S.searches = Number(searches);
-    return response.ok ? { ok: true, json } : { ok: false, status: response.status, ...json };
-  } catch (e) {
-    return { ok: false, kind: "io", error: `the server did not answer (${e.message})` };
-  }
-}
-
-/** The analysis of `params.position` as it settles (server-sent events):
- * `onBounds` gets each step's bounds; resolves to the final answer, the
- * shape `api("probe")` gives. */
-function analysis(params, onBounds) {
-  return new Promise((resolve) => {
-    const source = new EventSource(`/api/v1/analysis?${new URLSearchParams(params)}`);
-    let done = false;
-    const end = (answer) => {
-      if (done) return;
-      done = true;
-      source.close();
-      resolve(answer);
-    };
-    source.addEventListener("bounds", (e) => {
-      if (!done) onBounds({ ok: false, status: 503, streaming: true, ...JSON.parse(e.data) });
-    });
-    source.addEventListener("answer", (e) => {
-      const d = JSON.parse(e.data);
-      S.searches = d.searches;
-      end(d.status === 200 ? { ok: true, json: d.body } : { ok: false, status: d.status, ...d.body });
-    });
-    source.addEventListener("error", () =>
-      end({ ok: false, kind: "io", error: "the server's stream of the analysis ended early" }));
-  });
-}
-
-async function post(path, body) {
-  try {
-    const response = await fetch(`/api/v1/${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const json = await response.json();
-    return response.ok ? { ok: true, json } : { ok: false, status: response.status, ...json };
-  } catch (e) {
-    return { ok: false, kind: "io", error: `the server did not answer (${e.message})` };
-  }
 }
 
 // ---- drawing ----------------------------------------------------------------
@@ -963,111 +820,10 @@ async function copyPosition() {
   }
 }
 
-// ---- rated games ------------------------------------------------------------
-
-/** Starts a rated game from the start: the server keeps it and makes the
- * computer's moves. */
-async function startRated() {
-  const name = $("name").value.trim();
-  if (!saveName(name)) {
-    $("rated").checked = false;
-    $("rated-note").textContent = `“${name}” is the computer's name: choose another.`;
-    announce($("rated-note").textContent);
-    return;
-  }
-  const levels = [levelOf(0), levelOf(1)].map((l) => (l === "human" ? "person" : l));
-  if (S.rated && !S.rated.state.result) resignRated();
-  S.rated = null;
-  S.token++; // nothing running may move for the computer now
-  S.busy = true;
-  S.line = null;
-  S.editing = false;
-  render();
-  const made = await post("sessions", {
-    game: S.entry.game, first: levels[0], second: levels[1], player: identity(), name,
-  });
-  S.busy = false;
-  if (!made.ok) {
-    $("rated-note").textContent = `No rated game: ${made.error}`;
-    announce($("rated-note").textContent);
-    render();
-    return;
-  }
-  $("rated-note").textContent = name ? `Playing as ${name}.` : "Playing as anonymous: give a name to be known on the leaderboard.";
-  S.rated = { session: made.json.session, state: made.json };
-  sessionStorage.setItem("solvedb-session", JSON.stringify({ session: made.json.session, game: S.entry.game }));
-  const computer = made.json.history.map((mv) => coord(mv)).join(", ");
-  S.pending = `Rated game started.${computer ? ` The computer played ${computer}.` : ""}`;
-  adopt(made.json);
-}
-
-/** Shows the rated game's state from the server. */
-function adopt(state) {
-  S.rated.state = state;
-  S.start = state.start;
-  S.moves = state.history.slice();
-  S.at = S.moves.length;
-  S.line = null;
-  writeUrl(false);
-  if (state.result) sessionStorage.removeItem("solvedb-session");
-  refresh();
-}
-
-async function ratedMove(mv) {
-  const session = S.rated.session;
-  const before = S.moves.length;
-  S.busy = true;
-  render();
-  const answer = await post("sessions/move", { session, move: mv });
-  S.busy = false;
-  if (!S.rated || S.rated.session !== session) return;
-  if (!answer.ok) {
-    announce(`Refused: ${answer.error}`);
-    if (answer.status === 400 && /no such game/.test(answer.error)) S.rated = null;
-    render();
-    return;
-  }
-  const played = answer.json.history.slice(before);
-  const [mine, ...theirs] = played;
-  let text = `You played ${coord(mine)}.`;
-  if (theirs.length) text += ` The computer played ${theirs.map(coord).join(", ")}.`;
-  if (answer.json.result) text += recordedText(answer.json);
-  S.pending = text;
-  adopt(answer.json);
-}
-
-function resignRated() {
-  const session = S.rated.session;
-  sessionStorage.removeItem("solvedb-session");
-  post("sessions/resign", { session }).then((answer) => {
-    if (answer.ok) announce(`You resigned the rated game: it counts as lost.${recordedText(answer.json)}`);
-  });
-}
-
-/** A rated game this tab was playing before a reload, if it is still on. */
-async function resume() {
-  let saved;
-  try {
-    saved = JSON.parse(sessionStorage.getItem("solvedb-session") || "null");
-  } catch {
-    saved = null;
-  }
-  if (!saved || !S.entry || saved.game !== S.entry.game) return;
-  const state = await post("sessions/state", { session: saved.session });
-  if (!state.ok || state.json.result) {
-    sessionStorage.removeItem("solvedb-session");
-    return;
-  }
-  $("first").value = state.json.levels.first === "person" ? "human" : state.json.levels.first;
-  $("second").value = state.json.levels.second === "person" ? "human" : state.json.levels.second;
-  S.rated = { session: saved.session, state: state.json };
-  S.pending = "Back in your rated game.";
-  adopt(state.json);
-}
-
 // ---- start ------------------------------------------------------------------
 
 async function main() {
+  Object.assign(view, { render, refresh, writeUrl });
   initTheme($("theme"), (name) => announce(`Theme: ${name}`));
   const listed = await api("games", {});
   if (!listed.ok) {
