@@ -22,6 +22,7 @@ pub mod opening;
 pub mod opening_walk;
 pub mod parts;
 pub mod prove;
+pub mod smaller;
 /// The df-pn prover, which the library's probe also runs (on requests).
 pub use solvedb_lookup::games::qubic::prover;
 pub mod walk;
@@ -124,13 +125,21 @@ pub fn strategy_solution(proved: &ProvedStrategy) -> Solution {
             proved.tasks.len()
         ),
         format!(
-            "proof: {} nodes ({} proof-number nodes, {} threat-search nodes), task time {} over the threads, wall {} (merge and bounds {})",
+            "proof: {} nodes ({} proof-number nodes, {} threat-search nodes), task time {} over the threads, wall {} (merge and the smaller strategy {}, bounds {})",
             proved.nodes(),
             mids,
             threat_nodes,
             seconds(cpu),
             seconds(proved.prove_time),
+            seconds(proved.smaller_time),
             seconds(proved.merge_time)
+        ),
+        format!(
+            "smaller strategy: {} strategic positions walked; {} kept their move (it settles every reply), {} given one that does, {} kept the proof's move",
+            proved.smaller.strategic,
+            proved.smaller.kept_settled,
+            proved.smaller.changed,
+            proved.smaller.kept_proved
         ),
         format!(
             "strategy: {} with X to move up to symmetry (X not winning at once), {} stored (the rest settled by threat lines at probe time); X wins within {} plies against the longest defence",

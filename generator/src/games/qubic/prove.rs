@@ -33,7 +33,10 @@
 //! all of that task's answers below it, and the merged strategy at a
 //! position takes the move of a task that holds the whole subtree, so the
 //! merged strategy answers every defence too (an induction on the empty
-//! cells). One more walk from the root, through the merged strategy, gives
+//! cells). The merged strategy is then made smaller ([`smaller_strategy`]:
+//! at each strategic position, a winning move after which the rules settle
+//! every defence, where there is one). One more walk from the root, through
+//! that strategy ([`strategy_records`]), gives
 //! every position its bound as a probe computes it (1 for a line completed
 //! at once, a threat line's plies, 1 + the slowest O reply otherwise) and
 //! keeps a record for each position the rules do not settle, and for a
@@ -48,12 +51,13 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow, bail};
 use solvedb_lookup::games::qubic::strategy::{Settled, probe_threats, threat_move};
 use solvedb_lookup::games::qubic::threats::ThreatSearch;
-use solvedb_lookup::games::qubic::{SYMMETRIES, canonical_with_symmetry, threats};
+use solvedb_lookup::games::qubic::{INVERSES, SYMMETRIES, canonical_with_symmetry, threats};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell};
 
 use super::parts::{Kept, Settings, TaskStore};
 pub use super::parts::{TaskMoves, TaskReport};
 use super::prover::{Attacker, Prover, ProverLimits, REVISION, Verdict};
+use super::smaller::{SmallerReport, smaller_strategy};
 
 /// How the proof runs. Only `threads` may change without changing the
 /// table: a task's result depends on its memory and budget.
@@ -175,8 +179,16 @@ pub struct ProvedStrategy {
     pub tasks: Vec<TaskReport>,
     /// First moves tried and given up, with their failing task.
     pub failed_moves: Vec<(u8, QubicBoard)>,
-    /// Wall time of the proof and extraction, and of the merge.
+    /// The proof's moves, merged, before the pass that makes the strategy
+    /// smaller: canonical key → move on the canonical board.
+    pub proved_moves: HashMap<u128, u8>,
+    /// What the pass that makes the strategy smaller did
+    /// ([`smaller_strategy`]).
+    pub smaller: SmallerReport,
+    /// Wall time of the proof and extraction.
     pub prove_time: Duration,
+    /// Wall time of the merge and the smaller strategy's pass.
+    pub smaller_time: Duration,
     /// Wall time of the final walk.
     pub merge_time: Duration,
 }
@@ -271,12 +283,59 @@ pub fn prove_strategy(
         }
     }
     let (root_key, symmetry) = canonical_with_symmetry(root);
+    let mut first = first;
+    let mut smaller = SmallerReport::default();
+    let mut moves = HashMap::new();
     if settled.is_none() {
         merged.insert(key(root_key), SYMMETRIES[symmetry][usize::from(first)]);
+        (moves, smaller) = smaller_strategy(root_key, &merged)?;
+        first = INVERSES[symmetry][usize::from(moves[&key(root_key)])];
     }
+    let smaller_time = started.elapsed();
+    let started = Instant::now();
+    let walked = strategy_records(root, &moves)?;
+    Ok(ProvedStrategy {
+        root,
+        first,
+        records: walked.records,
+        depth: walked.depth,
+        by_stones: walked.by_stones,
+        tasks,
+        failed_moves,
+        proved_moves: merged,
+        smaller,
+        prove_time,
+        smaller_time,
+        merge_time: started.elapsed(),
+    })
+}
+
+/// The records of a strategy and its figures ([`strategy_records`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrategyRecords {
+    /// Canonical key, move on the canonical board, bound; sorted by key.
+    pub records: Vec<(u128, [u8; 2])>,
+    /// The bound at the root.
+    pub depth: u8,
+    /// X-to-move positions up to symmetry (but those X wins at once), and
+    /// records among them, by stones on the board.
+    pub by_stones: Vec<(u32, u64, u64)>,
+}
+
+/// The table's records of the strategy `moves` (canonical key → move on
+/// the canonical board, at the positions the rules do not settle) from
+/// `root`: one walk through it gives every position its bound as a probe
+/// computes it, keeping a record where the rules do not settle the
+/// position or the walk needs more plies than its threat line says.
+///
+/// # Errors
+///
+/// If a position the walk reaches is not answered by `moves` or the rules.
+pub fn strategy_records(root: QubicBoard, moves: &HashMap<u128, u8>) -> Result<StrategyRecords> {
+    let (root_key, _) = canonical_with_symmetry(root);
     let mut walk = Bounds {
-        moves: &merged,
-        threats,
+        moves,
+        threats: probe_threats(),
         bounds: HashMap::new(),
         records: BTreeMap::new(),
         by_stones: BTreeMap::new(),
@@ -286,22 +345,14 @@ pub fn prove_strategy(
     } else {
         walk.x_bound(root_key)?
     };
-    let records: Vec<(u128, [u8; 2])> = walk.records.into_iter().collect();
-    let by_stones = walk
-        .by_stones
-        .into_iter()
-        .map(|(stones, (positions, stored))| (stones, positions, stored))
-        .collect();
-    Ok(ProvedStrategy {
-        root,
-        first,
-        records,
+    Ok(StrategyRecords {
+        records: walk.records.into_iter().collect(),
         depth,
-        by_stones,
-        tasks,
-        failed_moves,
-        prove_time,
-        merge_time: started.elapsed(),
+        by_stones: walk
+            .by_stones
+            .into_iter()
+            .map(|(stones, (positions, stored))| (stones, positions, stored))
+            .collect(),
     })
 }
 
@@ -341,7 +392,7 @@ fn rules_move(threats: &mut ThreatSearch, board: QubicBoard) -> Option<u8> {
 }
 
 /// The key of a canonical board.
-fn key(board: QubicBoard) -> u128 {
+pub(super) fn key(board: QubicBoard) -> u128 {
     solvedb_lookup::games::qubic::strategy::key(board)
 }
 
@@ -623,7 +674,7 @@ fn extract(prover: &mut Prover, root: QubicBoard) -> Result<TaskMoves> {
 
 /// The X-to-move positions after every O move in `after` (O to move, X has
 /// no line), canonical, once each, but those X wins at once.
-fn replies(after: QubicBoard) -> Result<Vec<QubicBoard>> {
+pub(super) fn replies(after: QubicBoard) -> Result<Vec<QubicBoard>> {
     let mut out = Vec::new();
     let mut empty = after.empty();
     if empty == 0 {
