@@ -22,6 +22,7 @@ pub mod opening;
 pub mod opening_walk;
 pub mod parts;
 pub mod prove;
+mod replies;
 pub mod smaller;
 /// The df-pn prover, which the library's probe also runs (on requests).
 pub use solvedb_lookup::games::qubic::prover;

@@ -51,12 +51,13 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow, bail};
 use solvedb_lookup::games::qubic::strategy::{Settled, probe_threats, threat_move};
 use solvedb_lookup::games::qubic::threats::ThreatSearch;
-use solvedb_lookup::games::qubic::{INVERSES, SYMMETRIES, canonical_with_symmetry, threats};
+use solvedb_lookup::games::qubic::{INVERSES, SYMMETRIES, canonical_with_symmetry};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell};
 
 use super::parts::{Kept, Settings, TaskStore};
 pub use super::parts::{TaskMoves, TaskReport};
 use super::prover::{Attacker, Prover, ProverLimits, REVISION, Verdict};
+use super::replies::replies;
 use super::smaller::{SmallerReport, smaller_strategy};
 
 /// How the proof runs. Only `threads` may change without changing the
@@ -670,35 +671,6 @@ fn extract(prover: &mut Prover, root: QubicBoard) -> Result<TaskMoves> {
         }
     }
     Ok(moves)
-}
-
-/// The X-to-move positions after every O move in `after` (O to move, X has
-/// no line), canonical, once each, but those X wins at once.
-pub(super) fn replies(after: QubicBoard) -> Result<Vec<QubicBoard>> {
-    let mut out = Vec::new();
-    let mut empty = after.empty();
-    if empty == 0 {
-        bail!("{}: the board is full", Qubic.notation(after));
-    }
-    while empty != 0 {
-        let c = empty.trailing_zeros() as u8;
-        empty &= empty - 1;
-        let reply = after.with_move(QubicCell::new(c).expect("a cell"));
-        if solvedb_lookup::games::qubic::has_line(reply.o()) {
-            bail!("{}: O completes a line", Qubic.notation(reply));
-        }
-        if reply.empty() == 0 {
-            bail!("{}: the board fills", Qubic.notation(reply));
-        }
-        if threats(reply.x(), reply.empty()) != 0 {
-            continue;
-        }
-        let (canonical, _) = canonical_with_symmetry(reply);
-        if !out.contains(&canonical) {
-            out.push(canonical);
-        }
-    }
-    Ok(out)
 }
 
 /// The final walk through the merged strategy.

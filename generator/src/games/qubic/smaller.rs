@@ -42,7 +42,8 @@ use solvedb_lookup::games::qubic::threats::ThreatSearch;
 use solvedb_lookup::games::qubic::{canonical_with_symmetry, has_line, threats};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell};
 
-use super::prove::key;
+use super::replies::replies;
+use solvedb_lookup::games::qubic::strategy::key;
 
 /// What the pass did, by stones on the board of the strategic positions
 /// it walked.
@@ -113,7 +114,7 @@ pub fn smaller_strategy(
         if has_line(after.x()) {
             continue;
         }
-        for reply in super::prove::replies(after)? {
+        for reply in replies(after)? {
             if reached.insert(key(reply)) {
                 stack.push(reply);
             }
