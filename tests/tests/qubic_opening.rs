@@ -13,17 +13,18 @@ use solvedb_generator::games::qubic::opening::{
 };
 use solvedb_generator::games::qubic::opening_walk::walk_opening;
 use solvedb_generator::games::qubic::prove::{ProofOptions, prove_strategy};
+use solvedb_generator::games::qubic::strategy_solution;
 use solvedb_generator::games::qubic::walk::walk_positions;
-use solvedb_generator::games::qubic::{random_position, strategy_solution};
 use solvedb_lookup::format::WideRecord;
 use solvedb_lookup::games::qubic::SYMMETRIES;
 use solvedb_lookup::games::qubic::opening::{Settlement, decode_opening, encode_opening};
-use solvedb_lookup::games::qubic::strategy::{Strategy, board_of_key, probe_threats, threat_move};
+use solvedb_lookup::games::qubic::strategy::{Strategy, board_of_key};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{
     Error, ExactSolver, Game, GameOracle, Qubic, QubicBoard, QubicSolver, SearchLimits, Stop,
     Table, WIN_SCORE, read_table,
 };
+use solvedb_tests::qubic_roots::{roots, roots_where};
 use solvedb_tests::{plain_qubic, qubic_image};
 
 /// The budget of the small builds: every move of the root and of the
@@ -34,37 +35,6 @@ fn budget(root: QubicBoard) -> OpeningBudget {
         nodes: 2_000,
         table_bytes: 1 << 20,
     }
-}
-
-/// Calm X-to-move positions with `stones` stones from seeded careful play
-/// that X wins without a threat line (by the live solver): roots whose
-/// strategies need records.
-fn roots(count: usize, stones: u32, seed: u64) -> Vec<QubicBoard> {
-    roots_where(count, stones, seed, true)
-}
-
-/// [`roots`], or with `records` false any calm position X wins (late ones
-/// seldom need a record).
-fn roots_where(count: usize, stones: u32, seed: u64, records: bool) -> Vec<QubicBoard> {
-    let mut rng = Rng::new(seed);
-    let mut threats = probe_threats();
-    let mut found = Vec::new();
-    while found.len() < count {
-        let Some(board) = random_position(&mut rng, stones, true) else {
-            continue;
-        };
-        if !board.x_to_move() || (records && threat_move(&mut threats, board).is_some()) {
-            continue;
-        }
-        let mut solver = QubicSolver::new(SearchLimits {
-            nodes: Some(2_000_000),
-            ..SearchLimits::default()
-        });
-        if solver.score(board).is_ok_and(|score| score > 0) {
-            found.push(board);
-        }
-    }
-    found
 }
 
 /// The strategy table of `root`, proved here.

@@ -15,39 +15,14 @@ use solvedb_generator::games::qubic::prove::{
     ProofOptions, ProvedStrategy, StrategyRecords, prove_strategy, strategy_records,
 };
 use solvedb_generator::games::qubic::smaller::smaller_strategy;
+use solvedb_generator::games::qubic::strategy_solution;
 use solvedb_generator::games::qubic::walk::walk_from;
-use solvedb_generator::games::qubic::{random_position, strategy_solution};
 use solvedb_lookup::games::qubic::canonical_with_symmetry;
-use solvedb_lookup::games::qubic::strategy::{board_of_key, probe_threats, threat_move};
-use solvedb_lookup::testkit::Rng;
+use solvedb_lookup::games::qubic::strategy::{board_of_key, probe_threats};
 use solvedb_lookup::{
     ExactSolver, Game, Qubic, QubicBoard, QubicCell, QubicSolver, SearchLimits, Table,
 };
-
-/// Calm X-to-move positions with `stones` stones from seeded careful play
-/// that X wins (by the live solver) without a threat line: roots whose
-/// strategies need records.
-fn roots(count: usize, stones: u32, seed: u64) -> Vec<QubicBoard> {
-    let mut rng = Rng::new(seed);
-    let mut threats = probe_threats();
-    let mut found = Vec::new();
-    while found.len() < count {
-        let Some(board) = random_position(&mut rng, stones, true) else {
-            continue;
-        };
-        if !board.x_to_move() || threat_move(&mut threats, board).is_some() {
-            continue;
-        }
-        let mut solver = QubicSolver::new(SearchLimits {
-            nodes: Some(2_000_000),
-            ..SearchLimits::default()
-        });
-        if solver.score(board).is_ok_and(|score| score > 0) {
-            found.push(board);
-        }
-    }
-    found
-}
+use solvedb_tests::qubic_roots::roots;
 
 fn proved(root: QubicBoard) -> ProvedStrategy {
     let options = ProofOptions {
