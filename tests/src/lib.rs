@@ -6,7 +6,6 @@ pub mod module_graph;
 pub mod plain_qubic;
 pub mod plain_tictactoe;
 pub mod plain_tictactoe_4x4;
-pub mod qubic_roots;
 pub mod webdriver;
 
 use std::path::PathBuf;

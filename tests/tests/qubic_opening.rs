@@ -13,8 +13,8 @@ use solvedb_generator::games::qubic::opening::{
 };
 use solvedb_generator::games::qubic::opening_walk::walk_opening;
 use solvedb_generator::games::qubic::prove::{ProofOptions, prove_strategy};
-use solvedb_generator::games::qubic::strategy_solution;
 use solvedb_generator::games::qubic::walk::walk_positions;
+use solvedb_generator::games::qubic::{strategy_solution, won_positions};
 use solvedb_lookup::format::WideRecord;
 use solvedb_lookup::games::qubic::SYMMETRIES;
 use solvedb_lookup::games::qubic::opening::{Settlement, decode_opening, encode_opening};
@@ -24,7 +24,6 @@ use solvedb_lookup::{
     Error, ExactSolver, Game, GameOracle, Qubic, QubicBoard, QubicSolver, SearchLimits, Stop,
     Table, WIN_SCORE, read_table,
 };
-use solvedb_tests::qubic_roots::{roots, roots_where};
 use solvedb_tests::{plain_qubic, qubic_image};
 
 /// The budget of the small builds: every move of the root and of the
@@ -86,9 +85,9 @@ fn every_record_agrees_with_exact_searches_and_two_builds_write_the_same_bytes()
         [(44, 2020, true), (54, 2031, false)]
             .into_iter()
             .flat_map(|(stones, seed, records)| {
-                roots_where(1, stones, seed, records)
+                won_positions(1, stones, seed, records)
                     .into_iter()
-                    .map(move |r| (r, seed))
+                    .map(move |(r, _)| (r, seed))
             })
     {
         let strategy = strategy_of(root);
@@ -237,7 +236,7 @@ fn the_committed_opening_answers_moves_the_strategy_leaves_unknown_and_images_al
 
 #[test]
 fn the_walker_accepts_the_build_and_refuses_broken_tables() {
-    let root = roots(1, 36, 2021)[0];
+    let (root, _) = won_positions(1, 36, 2021, true)[0];
     let strategy = strategy_of(root);
     let (_, walked) = walk_positions(&strategy, root).expect("the strategy walks");
     let opening = build_opening(&strategy, root, budget(root)).expect("built");
@@ -302,7 +301,7 @@ fn the_walker_accepts_the_build_and_refuses_broken_tables() {
 
 #[test]
 fn a_corrupt_opening_table_is_a_typed_error() {
-    let root = roots(1, 36, 2020)[0];
+    let (root, _) = won_positions(1, 36, 2020, true)[0];
     let strategy = strategy_of(root);
     let opening = build_opening(&strategy, root, budget(root)).expect("built");
     // A record of a move of the root that only the opening table answers.

@@ -15,14 +15,13 @@ use solvedb_generator::games::qubic::prove::{
     ProofOptions, ProvedStrategy, StrategyRecords, prove_strategy, strategy_records,
 };
 use solvedb_generator::games::qubic::smaller::smaller_strategy;
-use solvedb_generator::games::qubic::strategy_solution;
 use solvedb_generator::games::qubic::walk::walk_from;
+use solvedb_generator::games::qubic::{strategy_solution, won_positions};
 use solvedb_lookup::games::qubic::canonical_with_symmetry;
 use solvedb_lookup::games::qubic::strategy::{board_of_key, probe_threats};
 use solvedb_lookup::{
     ExactSolver, Game, Qubic, QubicBoard, QubicCell, QubicSolver, SearchLimits, Table,
 };
-use solvedb_tests::qubic_roots::roots;
 
 fn proved(root: QubicBoard) -> ProvedStrategy {
     let options = ProofOptions {
@@ -48,7 +47,7 @@ fn strategic_keys(records: &StrategyRecords) -> HashSet<u128> {
 fn the_smaller_strategy_wins_and_keeps_only_strategic_positions_of_the_proof() {
     let mut solver = QubicSolver::new(SearchLimits::default());
     let (mut changed, mut before_count, mut after_count) = (0, 0, 0);
-    for root in roots(4, 32, 44) {
+    for (root, _) in won_positions(4, 32, 44, true) {
         let proved = proved(root);
         let before = strategy_records(root, &proved.proved_moves).expect("the proof's strategy");
         let after = StrategyRecords {

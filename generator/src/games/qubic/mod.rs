@@ -39,7 +39,8 @@ use solvedb_lookup::games::qubic::opening::OPENING_FILE;
 use solvedb_lookup::games::qubic::{strategy, threats};
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{
-    Error, Game, GameId, GameOracle, Oracle, Qubic, QubicBoard, QubicCell, SearchLimits, Table, Wdl,
+    Error, ExactSolver, Game, GameId, GameOracle, Oracle, Qubic, QubicBoard, QubicCell,
+    QubicSolver, SearchLimits, Table, Wdl,
 };
 
 use crate::bench::{BenchOptions, median};
@@ -502,41 +503,48 @@ pub fn random_position(rng: &mut Rng, stones: u32, careful: bool) -> Option<Qubi
     (Qubic.terminal_score(board).is_none() && (calm || !careful)).then_some(board)
 }
 
+/// `count` calm X-to-move positions with `stones` stones from seeded
+/// careful play ([`random_position`]) that X wins by the live solver within
+/// 2·10⁶ positions, with their scores; with `records`, only those X does
+/// not win by a threat line (their strategies need the prover and records
+/// in a table). Roots small enough for a test to prove.
+pub fn won_positions(
+    count: usize,
+    stones: u32,
+    seed: u64,
+    records: bool,
+) -> Vec<(QubicBoard, i32)> {
+    let mut rng = Rng::new(seed);
+    let mut threats = strategy::probe_threats();
+    let mut found = Vec::new();
+    while found.len() < count {
+        let Some(board) = random_position(&mut rng, stones, true) else {
+            continue;
+        };
+        if !board.x_to_move() || (records && strategy::threat_move(&mut threats, board).is_some()) {
+            continue;
+        }
+        let mut solver = QubicSolver::new(SearchLimits {
+            nodes: Some(2_000_000),
+            ..SearchLimits::default()
+        });
+        if let Ok(score) = solver.score(board)
+            && score > 0
+        {
+            found.push((board, score));
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::prover::{Attacker, Prover, ProverLimits, Verdict};
-    use solvedb_lookup::games::qubic::strategy::{board_of_key, probe_threats, threat_move};
-    use solvedb_lookup::{ExactSolver, QubicSolver, WIN_SCORE};
+    use solvedb_lookup::WIN_SCORE;
+    use solvedb_lookup::games::qubic::strategy::board_of_key;
 
     use super::*;
     use crate::build::encode_solution;
-
-    /// Calm positions from seeded careful play, X to move, that X wins
-    /// (by the live solver) but not by a threat line: small proofs that
-    /// need the prover's search and records in the table.
-    fn small_roots(count: usize, stones: u32, seed: u64) -> Vec<(QubicBoard, i32)> {
-        let mut rng = Rng::new(seed);
-        let mut threats = probe_threats();
-        let mut found = Vec::new();
-        while found.len() < count {
-            let Some(board) = random_position(&mut rng, stones, true) else {
-                continue;
-            };
-            if !board.x_to_move() || threat_move(&mut threats, board).is_some() {
-                continue;
-            }
-            let mut solver = QubicSolver::new(SearchLimits {
-                nodes: Some(2_000_000),
-                ..SearchLimits::default()
-            });
-            if let Ok(score) = solver.score(board) {
-                if score > 0 {
-                    found.push((board, score));
-                }
-            }
-        }
-        found
-    }
 
     fn options() -> ProofOptions {
         ProofOptions {
@@ -566,7 +574,7 @@ mod tests {
     #[test]
     fn small_proofs_give_strategies_the_walk_accepts_and_the_solver_confirms() {
         let mut stored = 0;
-        for (root, score) in small_roots(4, 36, 2020) {
+        for (root, score) in won_positions(4, 36, 2020, true) {
             let proved = prove_strategy(root, options(), None, &|_| {}).expect("proved");
             let table = table_of(&proved);
             let (report, moves) = walk::walk_from(&table, root, true).expect("the walk");
@@ -604,7 +612,7 @@ mod tests {
         // within its limits.
         let mut solver = QubicSolver::new(SearchLimits::default());
         let mut reached = 0;
-        for (root, _) in small_roots(4, 36, 2020) {
+        for (root, _) in won_positions(4, 36, 2020, true) {
             let within = |extra: u32| {
                 Prover::new(
                     Attacker::X,
@@ -641,7 +649,7 @@ mod tests {
 
     #[test]
     fn a_proof_resumes_from_the_tasks_it_kept_and_proves_again_those_it_cannot_take() {
-        let (root, _) = small_roots(1, 36, 2022)[0];
+        let (root, _) = won_positions(1, 36, 2022, true)[0];
         let dir = tempfile::tempdir().expect("a directory");
         // One thread: the tasks run before a failed one stops the move are
         // the same every time.
@@ -710,7 +718,7 @@ mod tests {
 
     #[test]
     fn the_walk_refuses_broken_strategies() {
-        let (root, _) = small_roots(1, 36, 2021)[0];
+        let (root, _) = won_positions(1, 36, 2021, true)[0];
         let proved = prove_strategy(root, options(), None, &|_| {}).expect("proved");
         let records = proved.records.clone();
         assert!(walk::walk_from(&table_with(&records), root, false).is_ok());
