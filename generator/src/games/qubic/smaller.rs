@@ -42,7 +42,7 @@ use solvedb_lookup::games::qubic::threats::ThreatSearch;
 use solvedb_lookup::games::qubic::{canonical_with_symmetry, has_line, threats};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell};
 
-use super::replies::replies;
+use super::replies::{Reply, each_reply, replies};
 use solvedb_lookup::games::qubic::strategy::key;
 
 /// What the pass did, by stones on the board of the strategic positions
@@ -135,6 +135,28 @@ fn cell(index: u8) -> QubicCell {
     QubicCell::new(index).expect("a cell")
 }
 
+/// Whether `open` holds at every O reply in `after` on `cells` that leaves
+/// an X-to-move position X does not win at once (canonical); false at a
+/// reply that completes O's line or fills the board.
+fn every_reply(
+    after: QubicBoard,
+    cells: u64,
+    mut open: impl FnMut(QubicBoard) -> Result<bool>,
+) -> Result<bool> {
+    for reply in each_reply(after, cells) {
+        match reply {
+            Reply::NotWon(_) => return Ok(false),
+            Reply::WonAtOnce => {}
+            Reply::Open(canonical) => {
+                if !open(canonical)? {
+                    return Ok(false);
+                }
+            }
+        }
+    }
+    Ok(true)
+}
+
 /// The rules' verdicts, remembered by canonical key.
 struct Settler {
     /// The probe's threat search: what settles a position at probe time.
@@ -185,21 +207,10 @@ impl Settler {
             }
         };
         for mask in [first & empty, !first & empty] {
-            let mut cells = mask;
-            while cells != 0 {
-                let c = cells.trailing_zeros() as u8;
-                cells &= cells - 1;
-                let reply = after.with_move(cell(c));
-                if has_line(reply.o()) || reply.empty() == 0 {
-                    return Ok(false);
-                }
-                if threats(reply.x(), reply.empty()) != 0 {
-                    continue;
-                }
-                let (canonical, _) = canonical_with_symmetry(reply);
-                if !reached.contains(&key(canonical)) && !self.settled(canonical)? {
-                    return Ok(false);
-                }
+            let settled =
+                |canonical| Ok(reached.contains(&key(canonical)) || self.settled(canonical)?);
+            if !every_reply(after, mask, settled)? {
+                return Ok(false);
             }
         }
         Ok(true)
@@ -231,24 +242,9 @@ impl Settler {
         if has_line(after.x()) {
             return Ok(true);
         }
-        let mut empty = after.empty();
-        if empty == 0 {
+        if after.empty() == 0 {
             bail!("{}: the board is full", Qubic.notation(after));
         }
-        while empty != 0 {
-            let c = empty.trailing_zeros() as u8;
-            empty &= empty - 1;
-            let reply = after.with_move(cell(c));
-            if has_line(reply.o()) || reply.empty() == 0 {
-                return Ok(false);
-            }
-            if threats(reply.x(), reply.empty()) != 0 {
-                continue;
-            }
-            if !self.settled(canonical_with_symmetry(reply).0)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        every_reply(after, after.empty(), |canonical| self.settled(canonical))
     }
 }
