@@ -157,27 +157,22 @@ mod tests {
         let board = Dots::new(3, 3).unwrap();
         let p = board.parse("3x3:h0,0 v1,1 h3,2").unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let first = search_on_threads(
-            board,
-            p,
-            2,
-            &one_thread(),
-            None,
-            Some(dir.path()),
-            Sharing::default(),
-        )
-        .unwrap();
+        let run = |workers| {
+            let checkpoint = Some(dir.path());
+            search_on_threads(
+                board,
+                p,
+                workers,
+                &one_thread(),
+                None,
+                checkpoint,
+                Sharing::default(),
+            )
+            .unwrap()
+        };
+        let first = run(2);
         assert_eq!(first.resumed, 0);
-        let again = search_on_threads(
-            board,
-            p,
-            3,
-            &one_thread(),
-            None,
-            Some(dir.path()),
-            Sharing::default(),
-        )
-        .unwrap();
+        let again = run(3);
         assert_eq!(again.value, first.value);
         assert!(again.resumed > 0);
         assert_eq!(again.jobs, 0, "every fact the root needs was kept");
