@@ -52,11 +52,11 @@ use anyhow::{Result, anyhow, bail};
 use solvedb_lookup::games::qubic::strategy::{Settled, probe_threats, threat_move};
 use solvedb_lookup::games::qubic::threats::ThreatSearch;
 use solvedb_lookup::games::qubic::{INVERSES, SYMMETRIES, canonical_with_symmetry};
-use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell};
+use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell, Stop};
 
 use super::parts::{Kept, Settings, TaskStore};
 pub use super::parts::{TaskMoves, TaskReport};
-use super::prover::{Attacker, Prover, ProverLimits, REVISION, Verdict};
+use super::prover::{Attacker, Deepened, Prover, ProverLimits, REVISION, Verdict, prove_deepening};
 use super::replies::replies;
 use super::smaller::{SmallerReport, smaller_strategy};
 
@@ -572,50 +572,48 @@ fn run_task(
     progress: &dyn Fn(&str),
 ) -> Result<Option<(TaskMoves, TaskReport)>> {
     let started = Instant::now();
-    let mut spent = 0u64;
-    let limits = TASK_STONES_AHEAD
-        .into_iter()
-        .map(|ahead| Some(position.stones() + ahead))
-        .chain([None]);
-    for stone_limit in limits {
-        let mut task = task_limits(&options);
-        task.max_stones = stone_limit.unwrap_or(u32::MAX);
-        task.nodes = task.nodes.map(|n| n.saturating_sub(spent));
-        let mut prover = Prover::new(Attacker::X, task);
-        let verdict = prover.prove(position);
-        spent += prover.nodes();
-        match verdict {
-            Ok(Verdict::Proved) => {}
-            Ok(Verdict::Disproved) if stone_limit.is_some() => {
-                progress(&format!(
-                    "not won{}: {} nodes, {:.1} s so far",
-                    within(stone_limit),
-                    spent,
-                    started.elapsed().as_secs_f64()
-                ));
-                continue;
-            }
-            Ok(Verdict::Disproved) | Err(solvedb_lookup::Error::BudgetExhausted { .. }) => {
-                return Ok(None);
-            }
-            Err(e) => return Err(e.into()),
+    let Deepened {
+        verdict,
+        mut prover,
+        stone_limit,
+        nodes: spent,
+    } = prove_deepening(
+        position,
+        Attacker::X,
+        task_limits(&options),
+        &TASK_STONES_AHEAD,
+        None,
+        &Stop::default(),
+        |limit, spent| {
+            progress(&format!(
+                "not won{}: {} nodes, {:.1} s so far",
+                within(Some(limit)),
+                spent,
+                started.elapsed().as_secs_f64()
+            ))
+        },
+    );
+    match verdict {
+        Ok(Verdict::Proved) => {}
+        Ok(Verdict::Disproved) | Err(solvedb_lookup::Error::BudgetExhausted { .. }) => {
+            return Ok(None);
         }
-        let proved = started.elapsed();
-        let moves = extract(&mut prover, position)?;
-        return Ok(Some((
-            moves.clone(),
-            TaskReport {
-                position,
-                stats: prover.stats(),
-                nodes: spent,
-                prove: proved,
-                extract: started.elapsed() - proved,
-                moves: moves.len(),
-                stone_limit,
-            },
-        )));
+        Err(e) => return Err(e.into()),
     }
-    Ok(None)
+    let proved = started.elapsed();
+    let moves = extract(&mut prover, position)?;
+    Ok(Some((
+        moves.clone(),
+        TaskReport {
+            position,
+            stats: prover.stats(),
+            nodes: spent,
+            prove: proved,
+            extract: started.elapsed() - proved,
+            moves: moves.len(),
+            stone_limit,
+        },
+    )))
 }
 
 /// The proof table of the prover that settles, without a stone limit, the

@@ -11,6 +11,8 @@
 //! - `dfpn` ([`Prover`]): the search, with its evaluation of a node by the
 //!   rules and the threat search (`dfpn/evaluation`) and its cache of pass
 //!   lines (`dfpn/pass_cache`);
+//! - `deepening` ([`prove_deepening`]): one proof within stone limits in
+//!   turn, then without one (the build's tasks, the live proofs);
 //! - `limits` ([`ProverLimits`], [`REVISION`]): what a search may spend and
 //!   how it searches, and the revision a build keys its kept tasks on;
 //! - `proof_numbers`: proof numbers and how a node's follow from its
@@ -23,6 +25,7 @@
 //! - `stats` ([`ProverStats`]) and `trace` ([`TraceLine`]): what a search
 //!   counts and reports (the prover prints nothing).
 
+mod deepening;
 mod dfpn;
 mod images;
 mod leaves;
@@ -36,6 +39,7 @@ mod trace;
 #[cfg(test)]
 mod tests;
 
+pub use deepening::{Deepened, prove_deepening};
 pub use dfpn::Prover;
 pub use leaves::Leaves;
 pub use limits::{ProverLimits, REVISION};

@@ -233,3 +233,56 @@ fn a_full_table_replacing_by_work_proves_what_a_large_one_proves() {
     }
     assert!(filled > 0, "the small table never filled");
 }
+
+#[test]
+fn a_deepened_proof_gives_the_solvers_verdict_for_either_attacker() {
+    // Within the limits in turn, then without one: a proof is a win of the
+    // attacker, and a disproof (only ever without a limit) is none, for X
+    // and for O; the limits that held no win are reported in order.
+    let mut solver = QubicSolver::new(SearchLimits::default());
+    let (mut proved, mut disproved, mut deepened) = (0, 0, 0);
+    for board in late_positions(30, 22, 777) {
+        let score = solver.score(board).unwrap();
+        for attacker in [Attacker::X, Attacker::O] {
+            let attacker_wins = (score > 0) == (attacker == Attacker::X) && score != 0;
+            let limits = ProverLimits {
+                table_bytes: 1 << 20,
+                width: 4,
+                ..ProverLimits::default()
+            };
+            let mut reported = Vec::new();
+            let deepened_proof = super::prove_deepening(
+                board,
+                attacker,
+                limits,
+                &[1, 3, 5],
+                None,
+                &crate::Stop::default(),
+                |limit, _| reported.push(limit - board.stones()),
+            );
+            let verdict = deepened_proof.verdict.unwrap();
+            assert_eq!(
+                verdict == Verdict::Proved,
+                attacker_wins,
+                "{} {attacker:?}",
+                Q.notation(board)
+            );
+            assert!(reported.windows(2).all(|w| w[0] < w[1]));
+            assert_eq!(deepened_proof.stone_limit.is_none(), reported.len() == 3);
+            if verdict == Verdict::Disproved {
+                assert_eq!(
+                    deepened_proof.stone_limit, None,
+                    "a disproof within a limit"
+                );
+                disproved += 1;
+            } else {
+                proved += 1;
+            }
+            deepened += usize::from(!reported.is_empty());
+        }
+    }
+    assert!(
+        proved >= 10 && disproved >= 10 && deepened >= 10,
+        "{proved} proved, {disproved} disproved, {deepened} past a limit"
+    );
+}
