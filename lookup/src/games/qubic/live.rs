@@ -6,13 +6,17 @@
 //!    [`Search`]), within an eighth of the time left (at most
 //!    [`EXACT_TIME`]) or of the nodes left: late positions finish in well
 //!    under a millisecond, with the exact value.
-//! 2. **Proofs for both players** ([`Prover`]), one on each of two threads
+//! 2. **Proofs for both players** ([`Prover`](super::prover::Prover)),
+//!    one on each of two threads
 //!    ([`SearchLimits::threads`] `Some(1)`: one after the other, each in
 //!    half the time left): "X wins" and "O wins". The first proof ends
 //!    the other. The search for X ends at every position the strategy
 //!    table holds a record of ([`Leaves`]; the table's
 //!    [`Records`](super::strategy::Records)): a record is a proof that X
-//!    wins there. Each prover keeps a proof table of [`TABLE_BYTES`].
+//!    wins there. Each proof is deepened by stones ([`prove_deepening`]:
+//!    within [`STONES_AHEAD`] in turn, then without a limit) with the
+//!    attacker's moves narrowed to [`WIDTH`], as the build's tasks are;
+//!    each attempt keeps a proof table of [`TABLE_BYTES`].
 //!
 //! The oracle runs it only for a probe whose [`Stop`] has limits (a
 //! deadline or a node budget, as the server's): a probe without any is the
@@ -28,7 +32,7 @@ use std::time::Duration;
 
 use super::Qubic;
 use super::board::QubicBoard;
-use super::prover::{Attacker, Leaves, Prover, ProverLimits, Verdict};
+use super::prover::{Attacker, Leaves, ProverLimits, Verdict, prove_deepening};
 use crate::error::Error;
 use crate::game::{Probed, SearchLimits};
 use crate::search::Search;
@@ -37,6 +41,20 @@ use crate::value::{Score, WIN_SCORE};
 
 /// The longest the exact search runs before the proofs start.
 pub const EXACT_TIME: Duration = Duration::from_millis(250);
+
+/// The stone limits a live proof tries in turn before one without a limit,
+/// as stones beyond the position ([`prove_deepening`]; the build's tasks
+/// use the same). On 20 people's positions a stone count (seed 1, 3 s),
+/// the limits took 4 stones from 2 to 14 answered and 7 stones' median
+/// from 1.0 s to 0.46 s; limits from 4 or 6 stones ahead did no better
+/// (`docs/qubic.md`).
+pub const STONES_AHEAD: [u32; 6] = [8, 10, 12, 14, 18, 22];
+
+/// The attacker's moves an OR node searches at first
+/// ([`ProverLimits::width`]), as in the build's tasks: with the stone
+/// limits, 4 stones 16 of 20 answered (against 14 with every move at
+/// once), 5 stones 9 (4), 7 stones 15 (13); 2 and 8 did no better.
+pub const WIDTH: usize = 4;
 
 /// Memory of one prover's proof table: two per request.
 pub const TABLE_BYTES: u64 = 16 << 20;
@@ -104,7 +122,9 @@ pub fn prove_both(
     value(canonical, x, o)
 }
 
-/// Whether `attacker` wins `board`, within `stop`.
+/// Whether `attacker` wins `board`, within `stop`: proved within the
+/// stone limits of [`STONES_AHEAD`] in turn, then without one, each
+/// attacker node narrowed to [`WIDTH`] moves.
 fn prove(
     board: QubicBoard,
     attacker: Attacker,
@@ -113,13 +133,19 @@ fn prove(
 ) -> Result<Verdict, Error> {
     let limits = ProverLimits {
         table_bytes: TABLE_BYTES,
+        width: WIDTH,
         ..ProverLimits::default()
     };
-    let mut prover = Prover::new(attacker, limits).with_stop(stop);
-    if let Some(leaves) = leaves {
-        prover = prover.with_leaves(leaves);
-    }
-    prover.prove(board)
+    prove_deepening(
+        board,
+        attacker,
+        limits,
+        &STONES_AHEAD,
+        leaves,
+        &stop,
+        |_, _| {},
+    )
+    .verdict
 }
 
 /// X's proof on this thread (with the leaves), O's on another (without:
