@@ -17,8 +17,9 @@
 //!    and the budget (so the bytes do not depend on threads): a position
 //!    of the strategy, with its bound (`Strategy::o_bound`); O's line at
 //!    once or O's shortest threat line; else the df-pn prover for X
-//!    ([`Prover`], the strategy's records as leaves, a fresh proof table)
-//!    within [`OpeningBudget::nodes`]: proved, refuted, or not settled.
+//!    ([`OpeningBudget::prove`]: deepened by stones, the strategy's
+//!    records as leaves, fresh proof tables) within
+//!    [`OpeningBudget::nodes`]: proved, refuted, or not settled.
 //!
 //! The children are settled on every core (rayon), then written sorted by
 //! key: the same bytes every build.
@@ -38,11 +39,12 @@ use solvedb_lookup::games::qubic::opening::{
     OPENING_FILE, OpeningValue, Settlement, encode_opening,
 };
 use solvedb_lookup::games::qubic::strategy::{self, Records, Settled, Strategy, board_of_key, key};
-use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell, Table};
+use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell, Stop, Table};
 
-use super::prover::{Attacker, Prover, ProverLimits, Verdict};
+use super::prover::{Attacker, Leaves, ProverLimits, Verdict, prove_deepening};
 use crate::build::{GENERATOR, LayerCount, install_file};
 use crate::progress::Progress;
+use solvedb_lookup::games::qubic::live;
 
 /// What the build of an opening table may spend on each child.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -54,6 +56,39 @@ pub struct OpeningBudget {
     pub nodes: u64,
     /// The proof table of one child's prover, in bytes.
     pub table_bytes: u64,
+}
+
+impl OpeningBudget {
+    /// Whether `attacker` wins `board`, within `nodes` and this budget's
+    /// proof table, the proof ending at `leaves`: deepened by stones with
+    /// the attacker's moves narrowed, as the probe's live proofs are
+    /// ([`live::STONES_AHEAD`], [`live::WIDTH`]); what stopped it, if
+    /// anything did. The build settles a child with this, and the
+    /// walker proves it again with this and more nodes.
+    pub fn prove(
+        &self,
+        board: QubicBoard,
+        attacker: Attacker,
+        leaves: Option<&dyn Leaves>,
+        nodes: u64,
+    ) -> Result<Verdict, solvedb_lookup::Error> {
+        let limits = ProverLimits {
+            table_bytes: self.table_bytes,
+            nodes: Some(nodes),
+            width: live::WIDTH,
+            ..ProverLimits::default()
+        };
+        prove_deepening(
+            board,
+            attacker,
+            limits,
+            &live::STONES_AHEAD,
+            leaves,
+            &Stop::default(),
+            |_, _| {},
+        )
+        .verdict
+    }
 }
 
 /// The budget of `solvedb build qubic` (`docs/qubic.md` has the measured
@@ -157,14 +192,8 @@ pub fn settle(
     if let Some(plies) = strategy.o_forced_win(child) {
         return Ok(value(Settlement::OWins, plies));
     }
-    let records = Records(table);
-    let limits = ProverLimits {
-        table_bytes: budget.table_bytes,
-        nodes: Some(budget.nodes),
-        ..ProverLimits::default()
-    };
-    let mut prover = Prover::new(Attacker::X, limits).with_leaves(&records);
-    Ok(match prover.prove(child) {
+    let verdict = budget.prove(child, Attacker::X, Some(&Records(table)), budget.nodes);
+    Ok(match verdict {
         Ok(Verdict::Proved) => value(Settlement::Proved, x_win_bound(child)),
         Ok(Verdict::Disproved) => value(Settlement::NotXWin, 0),
         Err(_) => value(Settlement::Unsettled, 0),

@@ -18,8 +18,9 @@
 //! - **by the strategy**: every O reply leads to a position the walk
 //!   proved won (or one X wins at once by the walk's lines), and the bound
 //!   is at least one more than the slowest of them;
-//! - **by a proof**: proved again by the df-pn prover whose leaves are the
-//!   walk's positions (not the table's records), within
+//! - **by a proof**: proved again by the df-pn prover searching as the
+//!   build's ([`OpeningBudget::prove`]) but with the walk's positions as
+//!   leaves (not the table's records), within
 //!   [`RECHECK_FACTOR`] times the build's node budget;
 //! - **O wins** and **X does not win**: proved again by the prover (for O,
 //!   and for X without leaves) within the same budget;
@@ -39,7 +40,7 @@ use solvedb_lookup::games::qubic::strategy::{board_of_key, key};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell, Table};
 
 use super::opening::{BUILD_BUDGET, OpeningBudget};
-use super::prover::{Attacker, Prover, ProverLimits, Verdict};
+use super::prover::{Attacker, Verdict};
 use super::walk::{Walked, walk_lines};
 
 /// The re-check's node budget, in multiples of the build's.
@@ -202,18 +203,12 @@ fn check(
         }
         return Ok(());
     }
-    let limits = ProverLimits {
-        table_bytes: budget.table_bytes,
-        nodes: Some(budget.nodes * RECHECK_FACTOR),
-        ..ProverLimits::default()
-    };
     let proved = |attacker: Attacker, leaves: bool| -> Option<Verdict> {
         let wins = WalkedWins(walked);
-        let mut prover = Prover::new(attacker, limits);
-        if leaves {
-            prover = prover.with_leaves(&wins);
-        }
-        prover.prove(board).ok()
+        let leaves = leaves.then_some(&wins as &dyn Leaves);
+        budget
+            .prove(board, attacker, leaves, budget.nodes * RECHECK_FACTOR)
+            .ok()
     };
     match value.settled {
         Settlement::Unsettled => Ok(()),
