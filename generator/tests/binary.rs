@@ -354,6 +354,51 @@ fn tables_come_from_the_flag_else_the_environment_else_tables() {
 }
 
 #[test]
+fn a_live_answer_says_whether_the_table_is_missing_or_does_not_cover_it() {
+    // A Qubic position off the strategy (X's first stone on a cell of four
+    // lines), late enough for the live search to answer in about a second.
+    let position =
+        "..../..../..../...X//...O/..../..../X.X.//OO../...O/.X../..O.//..../.X../..X./....";
+    let empty = tempfile::tempdir().unwrap();
+    let value_line = |tables: &str| {
+        let output = solvedb()
+            .args([
+                "probe",
+                "qubic",
+                position,
+                "--seconds",
+                "60",
+                "--tables",
+                tables,
+            ])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        stdout
+            .lines()
+            .find(|line| line.starts_with("value"))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let with_table = value_line("tables");
+    assert!(
+        with_table.ends_with("(from live search, beyond the table tables/qubic.sdb)"),
+        "{with_table}"
+    );
+    let without = value_line(empty.path().to_str().unwrap());
+    assert!(
+        without.contains("(from live search, no table at "),
+        "{without}"
+    );
+    // The value is the search's either way.
+    assert_eq!(
+        with_table.split(" (from").next(),
+        without.split(" (from").next()
+    );
+}
+
+#[test]
 fn a_search_without_a_table_is_announced_before_it_ends() {
     use std::io::{BufRead, BufReader};
     let elsewhere = tempfile::tempdir().unwrap();

@@ -137,6 +137,9 @@ pub(super) fn print_report(
         (Source::ForcedPlay, Some(path)) => {
             format!("forced play by the rules, table {}", path.display())
         }
+        (_, Some(path)) if oracle.has_table(report.game) => {
+            format!("live search, beyond the table {}", path.display())
+        }
         (_, Some(path)) => format!("live search, no table at {}", path.display()),
         (_, None) if oracle.dir().is_some() => {
             format!("exact live search: {} has no table", report.game)
