@@ -27,13 +27,37 @@ fn a_table_built_twice_is_byte_identical_and_matches_the_committed_one() {
         committed == first,
         "tables/tictactoe.sdb is stale: rebuild it with `solvedb build tictactoe`"
     );
+    // Its manifest line: `every_committed_table_has_its_manifest_line`.
+    Table::new(committed.as_slice()).unwrap().verify().unwrap();
+}
+
+#[test]
+fn every_committed_table_has_its_manifest_line() {
+    // A table copied in from another build directory without its line
+    // leaves the manifest stale: every file and every line must agree.
+    let dir = committed_tables();
     let manifest = read_manifest(&dir).unwrap();
-    let line = &manifest["tictactoe.sdb"];
-    let table = Table::new(committed.as_slice()).unwrap();
-    assert_eq!(line.bytes, committed.len() as u64);
-    assert_eq!(line.checksum, table.file_checksum());
-    assert_eq!(line.version, FORMAT_VERSION);
-    table.verify().unwrap();
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "sdb") {
+            files.push(path.file_name().unwrap().to_str().unwrap().to_owned());
+        }
+    }
+    files.sort();
+    assert_eq!(
+        manifest.keys().cloned().collect::<Vec<_>>(),
+        files,
+        "tables/MANIFEST and the .sdb files in tables/ differ"
+    );
+    for name in &files {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let table = Table::new(bytes.as_slice()).unwrap();
+        let line = &manifest[name];
+        assert_eq!(line.bytes, bytes.len() as u64, "{name}: bytes");
+        assert_eq!(line.checksum, table.file_checksum(), "{name}: checksum");
+        assert_eq!(line.version, FORMAT_VERSION, "{name}: version");
+    }
 }
 
 #[test]
