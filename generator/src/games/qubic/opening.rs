@@ -41,7 +41,7 @@ use solvedb_lookup::games::qubic::opening::{
 use solvedb_lookup::games::qubic::strategy::{self, Records, Settled, Strategy, board_of_key, key};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell, Stop, Table};
 
-use super::prover::{Attacker, Leaves, ProverLimits, Verdict, prove_deepening};
+use super::prover::{Attacker, Leaves, Verdict};
 use crate::build::{GENERATOR, LayerCount, install_file};
 use crate::progress::Progress;
 use solvedb_lookup::games::qubic::live;
@@ -60,11 +60,11 @@ pub struct OpeningBudget {
 
 impl OpeningBudget {
     /// Whether `attacker` wins `board`, within `nodes` and this budget's
-    /// proof table, the proof ending at `leaves`: deepened by stones with
-    /// the attacker's moves narrowed, as the probe's live proofs are
-    /// ([`live::STONES_AHEAD`], [`live::WIDTH`]); what stopped it, if
-    /// anything did. The build settles a child with this, and the
-    /// walker proves it again with this and more nodes.
+    /// proof table, the proof ending at `leaves`, searched as the probe's
+    /// live proofs are ([`live::prove`]: deepened by stones, the
+    /// attacker's moves narrowed); what stopped it, if anything did. The
+    /// build settles a child with this, and the walker proves it again
+    /// with this and more nodes.
     pub fn prove(
         &self,
         board: QubicBoard,
@@ -72,22 +72,15 @@ impl OpeningBudget {
         leaves: Option<&dyn Leaves>,
         nodes: u64,
     ) -> Result<Verdict, solvedb_lookup::Error> {
-        let limits = ProverLimits {
-            table_bytes: self.table_bytes,
-            nodes: Some(nodes),
-            width: live::WIDTH,
-            ..ProverLimits::default()
-        };
-        prove_deepening(
+        let stop = Stop::default();
+        live::prove(
             board,
             attacker,
-            limits,
-            &live::STONES_AHEAD,
             leaves,
-            &Stop::default(),
-            |_, _| {},
+            self.table_bytes,
+            Some(nodes),
+            &stop,
         )
-        .verdict
     }
 }
 

@@ -122,17 +122,28 @@ pub fn prove_both(
     value(canonical, x, o)
 }
 
-/// Whether `attacker` wins `board`, within `stop`: proved within the
-/// stone limits of [`STONES_AHEAD`] in turn, then without one, each
-/// attacker node narrowed to [`WIDTH`] moves.
-fn prove(
+/// Whether `attacker` wins `board`, within `nodes` (over every attempt)
+/// and `stop`: proved within the stone limits of [`STONES_AHEAD`] in turn,
+/// then without one, each attacker node narrowed to [`WIDTH`] moves, each
+/// attempt with a proof table of `table_bytes`, the proof ending at
+/// `leaves`. The live proofs run it with [`TABLE_BYTES`]; the generator's
+/// opening table settles and re-checks its moves with it.
+///
+/// # Errors
+///
+/// What stopped the proof ([`Error::BudgetExhausted`],
+/// [`Error::TimeExhausted`], [`Error::Cancelled`]).
+pub fn prove(
     board: QubicBoard,
     attacker: Attacker,
     leaves: Option<&dyn Leaves>,
-    stop: Stop,
+    table_bytes: u64,
+    nodes: Option<u64>,
+    stop: &Stop,
 ) -> Result<Verdict, Error> {
     let limits = ProverLimits {
-        table_bytes: TABLE_BYTES,
+        table_bytes,
+        nodes,
         width: WIDTH,
         ..ProverLimits::default()
     };
@@ -142,7 +153,7 @@ fn prove(
         limits,
         &STONES_AHEAD,
         leaves,
-        &stop,
+        stop,
         |_, _| {},
     )
     .verdict
@@ -161,13 +172,13 @@ fn side_by_side(
     let proved = |verdict: &Result<Verdict, Error>| matches!(verdict, Ok(Verdict::Proved));
     std::thread::scope(|scope| {
         let o = scope.spawn(move || {
-            let o = prove(board, Attacker::O, None, o_stop);
+            let o = prove(board, Attacker::O, None, TABLE_BYTES, None, &o_stop);
             if proved(&o) {
                 end_x.cancel();
             }
             o
         });
-        let x = prove(board, Attacker::X, leaves, x_stop);
+        let x = prove(board, Attacker::X, leaves, TABLE_BYTES, None, &x_stop);
         if proved(&x) {
             end_o.cancel();
         }
@@ -187,11 +198,11 @@ fn one_after_the_other(
         Some(left) => stop.within(left / 2),
         None => stop.part(),
     };
-    let x = prove(board, Attacker::X, leaves, half(stop));
+    let x = prove(board, Attacker::X, leaves, TABLE_BYTES, None, &half(stop));
     if matches!(x, Ok(Verdict::Proved)) {
         return (x, Err(Error::Cancelled));
     }
-    let o = prove(board, Attacker::O, leaves, stop.part());
+    let o = prove(board, Attacker::O, leaves, TABLE_BYTES, None, &stop.part());
     (x, o)
 }
 
