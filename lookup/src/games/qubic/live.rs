@@ -6,17 +6,19 @@
 //!    [`Search`]), within an eighth of the time left (at most
 //!    [`EXACT_TIME`]) or of the nodes left: late positions finish in well
 //!    under a millisecond, with the exact value.
-//! 2. **Proofs for both players** ([`Prover`](super::prover::Prover)),
-//!    one on each of two threads
-//!    ([`SearchLimits::threads`] `Some(1)`: one after the other, each in
-//!    half the time left): "X wins" and "O wins". The first proof ends
-//!    the other. The search for X ends at every position the strategy
-//!    table holds a record of ([`Leaves`]; the table's
-//!    [`Records`](super::strategy::Records)): a record is a proof that X
-//!    wins there. Each proof is deepened by stones ([`prove_deepening`]:
+//! 2. **Proofs for both players** ([`Prover`](super::prover::Prover)):
+//!    "X wins" and "O wins", each deepened by stones ([`prove_deepening`]:
 //!    within [`STONES_AHEAD`] in turn, then without a limit) with the
 //!    attacker's moves narrowed to [`WIDTH`], as the build's tasks are;
-//!    each attempt keeps a proof table of [`TABLE_BYTES`].
+//!    each attempt keeps a proof table of [`TABLE_BYTES`]. On two threads
+//!    they race, one on each; a thread whose side is disproved goes on to
+//!    the other side's plain proof (every move, no stone limit: it finds
+//!    some wins and most disproofs sooner), and the first proof ends every
+//!    search. With [`SearchLimits::threads`] `Some(1)`, X's proof and then
+//!    O's, each in half the time left. The search for X ends at every
+//!    position the strategy table holds a record of ([`Leaves`]; the
+//!    table's [`Records`](super::strategy::Records)): a record is a proof
+//!    that X wins there.
 //!
 //! The oracle runs it only for a probe whose [`Stop`] has limits (a
 //! deadline or a node budget, as the server's): a probe without any is the
@@ -28,6 +30,7 @@
 //! fills the board (exact). Otherwise the search's own error says what
 //! stopped it.
 
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use super::Qubic;
@@ -159,32 +162,135 @@ pub fn prove(
     .verdict
 }
 
-/// X's proof on this thread (with the leaves), O's on another (without:
-/// a table need not be shared between threads); the first proof cancels
-/// the other search.
+/// How one of the race's proofs searches ([`side_by_side`]).
+#[derive(Clone, Copy, Debug)]
+enum Variant {
+    /// As [`prove`]: deepened by stones, the attacker's moves narrowed.
+    Deepened,
+    /// Every move, no stone limit, one attempt: it finds some wins the
+    /// deepened proof misses or finds later, and disproves without the
+    /// deepened proof's attempts within limits first.
+    Plain,
+}
+
+/// The proofs each of the two threads runs in turn, skipping those of a
+/// side already settled: the deepened proofs first, X's on the calling
+/// thread (the only one with the leaves: a table need not be shared
+/// between threads) and O's on the other; a thread whose side is
+/// disproved goes on to the other side's plain proof, so that a thread is
+/// idle only once both sides are settled. The deepened proofs go first
+/// because they settle the most: on the 65 positions of seeds 1 and 2
+/// (4–11 stones) that they left unknown in 3 s, in 6 s each the deepened
+/// proofs settled X 11 and O 4 of them, the plain ones X 5 and O 2; with
+/// O's plain proof first on its thread instead, seed 1 lost 4 positions
+/// at 4–7 stones, O's wins the deepened proof finds in 0.4 s. Against the
+/// deepened proofs alone, seed 2 at 4–11 stones: 121 → 124 of 160
+/// answered in 3 s, none lost (`docs/qubic.md`).
+const THREAD_JOBS: [[(Attacker, Variant); 2]; 2] = [
+    [
+        (Attacker::X, Variant::Deepened),
+        (Attacker::O, Variant::Plain),
+    ],
+    [
+        (Attacker::O, Variant::Deepened),
+        (Attacker::X, Variant::Plain),
+    ],
+];
+
+/// One side of the race: its verdict once a proof settles it, the first
+/// error that stopped one of its proofs, and a stop that ends its proofs
+/// still running once it is settled.
+struct Side {
+    stop: Stop,
+    verdict: Mutex<Option<Verdict>>,
+    error: Mutex<Option<Error>>,
+}
+
+impl Side {
+    fn verdict(&self) -> Option<Verdict> {
+        *self.verdict.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The side's result: its verdict, else the error that stopped it.
+    fn result(&self) -> Result<Verdict, Error> {
+        match self.verdict() {
+            Some(verdict) => Ok(verdict),
+            None => Err(self
+                .error
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
+                .unwrap_or(Error::Cancelled)),
+        }
+    }
+}
+
+/// The race of two threads over four proofs ([`THREAD_JOBS`]): the first
+/// proof ends every search; a disproof ends the other proof of its side.
 fn side_by_side(
     board: QubicBoard,
     leaves: Option<&dyn Leaves>,
     stop: &Stop,
 ) -> (Result<Verdict, Error>, Result<Verdict, Error>) {
-    let (x_stop, o_stop) = (stop.part(), stop.part());
-    let (end_x, end_o) = (x_stop.clone(), o_stop.clone());
-    let proved = |verdict: &Result<Verdict, Error>| matches!(verdict, Ok(Verdict::Proved));
-    std::thread::scope(|scope| {
-        let o = scope.spawn(move || {
-            let o = prove(board, Attacker::O, None, TABLE_BYTES, None, &o_stop);
-            if proved(&o) {
-                end_x.cancel();
+    let side = || Side {
+        stop: stop.part(),
+        verdict: Mutex::new(None),
+        error: Mutex::new(None),
+    };
+    let (x, o) = (side(), side());
+    let of = |attacker| match attacker {
+        Attacker::X => &x,
+        Attacker::O => &o,
+    };
+    let run = |jobs: &[(Attacker, Variant)], leaves: Option<&dyn Leaves>| {
+        for &(attacker, variant) in jobs {
+            let side = of(attacker);
+            if side.verdict().is_some() {
+                continue;
             }
-            o
-        });
-        let x = prove(board, Attacker::X, leaves, TABLE_BYTES, None, &x_stop);
-        if proved(&x) {
-            end_o.cancel();
+            let found = match variant {
+                Variant::Deepened => prove(board, attacker, leaves, TABLE_BYTES, None, &side.stop),
+                Variant::Plain => {
+                    let limits = ProverLimits {
+                        table_bytes: TABLE_BYTES,
+                        ..ProverLimits::default()
+                    };
+                    prove_deepening(board, attacker, limits, &[], leaves, &side.stop, |_, _| {})
+                        .verdict
+                }
+            };
+            match found {
+                Ok(verdict) => {
+                    let mut settled = side.verdict.lock().unwrap_or_else(PoisonError::into_inner);
+                    settled.get_or_insert(verdict);
+                    drop(settled);
+                    side.stop.cancel();
+                    if verdict == Verdict::Proved {
+                        // The answer: the other side's proofs end too.
+                        x.stop.cancel();
+                        o.stop.cancel();
+                        return;
+                    }
+                }
+                Err(error) => {
+                    // What stopped the search (time, nodes, the request
+                    // cancelled) over a cancel within the race.
+                    let mut kept = side.error.lock().unwrap_or_else(PoisonError::into_inner);
+                    if kept.as_ref().is_none_or(|e| matches!(e, Error::Cancelled)) {
+                        *kept = Some(error);
+                    }
+                }
+            }
         }
-        let o = o.join().unwrap_or(Err(Error::Cancelled));
-        (x, o)
-    })
+    };
+    std::thread::scope(|scope| {
+        let other = scope.spawn(|| run(&THREAD_JOBS[1], None));
+        run(&THREAD_JOBS[0], leaves);
+        // A thread that panicked has settled nothing: its side's error,
+        // or Cancelled, says so.
+        let _ = other.join();
+    });
+    (x.result(), o.result())
 }
 
 /// X's proof, then O's, each in half the time left (the one-thread
