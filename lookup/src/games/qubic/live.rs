@@ -261,9 +261,10 @@ fn side_by_side(
             };
             match found {
                 Ok(verdict) => {
-                    let mut settled = side.verdict.lock().unwrap_or_else(PoisonError::into_inner);
-                    settled.get_or_insert(verdict);
-                    drop(settled);
+                    side.verdict
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get_or_insert(verdict);
                     side.stop.cancel();
                     if verdict == Verdict::Proved {
                         // The answer: the other side's proofs end too.
