@@ -391,6 +391,10 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
                 at_most: child.1,
             });
         }
+        if !unknown.is_empty() {
+            self.search_uncovered(position, &mut moves, &mut unknown, stop)?;
+        }
+        // Stable: of moves alike, the table's stay first.
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         Ok(Answer {
             position,
@@ -401,6 +405,73 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
             at_most,
             unknown,
         })
+    }
+
+    /// The moves of a table's answer that no table covers (`unknown`: Qubic
+    /// off the strategy's line), searched live within a deadline: the
+    /// caller's `stop`'s, else the oracle's time limit
+    /// ([`SearchLimits::time`], the command line's `--seconds`) for all of
+    /// them together. One search for the moves whose positions are images
+    /// of one another, each search an equal share of the time left, then
+    /// the time still left shared among those still open; a move settled
+    /// joins `moves`. Without a deadline they stay unknown: an unbounded
+    /// search of an opening position would not end, and a node budget
+    /// per search would multiply by the moves.
+    fn search_uncovered(
+        &self,
+        position: G::Position,
+        moves: &mut Vec<MoveValue<G>>,
+        unknown: &mut Vec<G::Move>,
+        stop: &Stop,
+    ) -> Result<(), Error> {
+        let stop = match (stop.time_left(), self.limits.time) {
+            (Some(_), _) => stop.clone(),
+            (None, Some(time)) => stop.within(time),
+            (None, None) => return Ok(()),
+        };
+        let stop = &stop;
+        // The moves by the canonical image of their position, in the
+        // order of their first move.
+        let mut classes: Vec<(G::Position, Vec<G::Move>)> = Vec::new();
+        for &mv in unknown.iter() {
+            let canonical = self.game.canonical(self.game.play(position, mv).0);
+            match classes.iter_mut().find(|(c, _)| *c == canonical) {
+                Some((_, class)) => class.push(mv),
+                None => classes.push((canonical, vec![mv])),
+            }
+        }
+        for _pass in 0..2 {
+            let open = std::mem::take(&mut classes);
+            for (done, (canonical, class)) in open.iter().enumerate() {
+                let left = stop.time_left().unwrap_or_default();
+                let share = left / u32::try_from(open.len() - done).unwrap_or(u32::MAX);
+                if share.is_zero() || stop.poll().is_err() {
+                    classes.extend_from_slice(&open[done..]);
+                    break;
+                }
+                let child_stop = stop.within(share);
+                match self.look_up(*canonical, &mut self.new_search(&child_stop)) {
+                    Ok((score, at_most, _)) => {
+                        for &mv in class {
+                            let score = self.game.play(position, mv).1.backup(score);
+                            moves.push(MoveValue {
+                                mv,
+                                value: self.game.value(position, score),
+                                score,
+                                at_most,
+                            });
+                        }
+                    }
+                    Err(e) if e.kind() == ErrorKind::Budget => {
+                        classes.push((*canonical, class.clone()))
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        // What is still open, in the game's order.
+        unknown.retain(|mv| classes.iter().any(|(_, class)| class.contains(mv)));
+        Ok(())
     }
 
     /// The score of a position, whether it is a bound, and where it came

@@ -4,7 +4,8 @@
 //! strategy settled by forced play before any search, its winning move
 //! proven best while the others stay open and played by the perfect
 //! computer; and one search per position, counted by the server; the
-//! streamed analysis narrowing (Qubic and dots); a review cost known only
+//! streamed analysis narrowing (Qubic and dots), and a Qubic table's answer
+//! streamed before the search values the moves it leaves open; a review cost known only
 //! as a range said as one; a 5x5 board on a phone with no tag overlapping
 //! another or off the board; and the page's smaller promises (first
 //! visit, bad link, untagged cells, sources of forced play, rated game).
@@ -27,6 +28,7 @@ fn searched_positions_in_headless_chromium() {
         qubic_win_in_one(&page).await;
         eprintln!("qubic: {:.1} s", started.elapsed().as_secs_f64());
         ranges_narrow_as_they_stream(&page).await;
+        a_tables_answer_streams_first_then_its_open_moves(&page).await;
         dots_ranges_narrow_as_they_stream(&page).await;
         eprintln!("stream: {:.1} s", started.elapsed().as_secs_f64());
         ranges_on_every_dots_board(&page).await;
@@ -557,6 +559,100 @@ async fn ranges_narrow_as_they_stream(page: &Page) {
     let value = page.text("value").await;
     assert!(!value.contains("searching"), "{position}: {value}");
     eprintln!("streamed: {} steps, then {}", steps.len(), answer["status"]);
+}
+
+/// A position on Qubic's strategy line, X to move, where the tables value
+/// only some moves: the stream sends the tables' answer first (a `moves`
+/// event), then the answer with the moves the search settled added (the
+/// tables' own moves and value unchanged), and the page shows it, its
+/// untagged cells the answer's open moves.
+async fn a_tables_answer_streams_first_then_its_open_moves(page: &Page) {
+    let table =
+        solvedb_lookup::read_table(&solvedb_tests::committed_tables().join("qubic.sdb")).unwrap();
+    let mut strategy = solvedb_lookup::games::qubic::strategy::Strategy::new(&table);
+    let (position, tables) = (0..50u64)
+        .find_map(|seed| {
+            let x_move = |b| Some(strategy.x_move(b).ok()??.cell.index());
+            let board = solvedb_lookup::games::qubic::samples::people_position_with(
+                6100 + seed,
+                8,
+                x_move,
+            )?;
+            let text = Qubic.notation(board);
+            let report = page
+                .oracle
+                .answer_within(GameId::Qubic, &text, Want::Moves, &table_only())
+                .ok()?;
+            (!report.unknown.is_empty() && report.source != solvedb_lookup::Source::Search)
+                .then_some((text, report))
+        })
+        .expect("a strategy position at 8 stones with moves the tables leave open");
+    let (events, _, answer) = stream(page, "qubic", &position).await;
+    let first: serde_json::Value = events
+        .split("\n\n")
+        .find_map(|block| {
+            block.lines().any(|l| l == "event: moves").then(|| {
+                let data = block
+                    .lines()
+                    .find_map(|l| l.strip_prefix("data: "))
+                    .unwrap();
+                serde_json::from_str(data).unwrap()
+            })
+        })
+        .unwrap_or_else(|| panic!("{position}: no moves event in {events}"));
+    let names = |json: &serde_json::Value, key: &str| -> Vec<String> {
+        json[key].as_array().map_or(Vec::new(), |a| {
+            a.iter()
+                .map(|m| m.get("move").unwrap_or(m).as_str().unwrap().to_owned())
+                .collect()
+        })
+    };
+    assert_eq!(names(&first, "unknown_moves"), tables.unknown, "{position}");
+    assert_eq!(
+        names(&first, "moves").len(),
+        tables.moves.len(),
+        "{position}"
+    );
+    let answer = answer.unwrap_or_else(|| panic!("{position}: no answer in {events}"));
+    assert_eq!(answer["status"], 200, "{position}: {answer}");
+    let body = &answer["body"];
+    assert_eq!(body["value"], first["value"], "{position}");
+    let open = names(body, "unknown_moves");
+    assert!(
+        open.iter().all(|m| tables.unknown.contains(m)),
+        "{position}: {open:?}"
+    );
+    for m in first["moves"].as_array().unwrap() {
+        assert!(
+            body["moves"].as_array().unwrap().contains(m),
+            "{position}: {m} kept"
+        );
+    }
+    let valued = names(body, "moves").len();
+    assert_eq!(
+        valued + open.len(),
+        Qubic.moves(Qubic.parse(&position).unwrap()).len()
+    );
+    // The page: the answer kept from the stream, its open moves untagged.
+    page.open(&format!(
+        "?game=qubic&start={}&first=human&second=human",
+        enc(&position)
+    ))
+    .await;
+    page.screenshot("qubic-table-then-search-1280").await;
+    let explain = page.text("explain").await;
+    if !open.is_empty() {
+        assert!(
+            explain.contains(&format!("{} cell", open.len()))
+                && explain.contains("the search within its time limit"),
+            "{position}: {explain}"
+        );
+    }
+    eprintln!(
+        "tables then search: {} of {} moves valued by the tables, {valued} after",
+        tables.moves.len(),
+        valued + open.len()
+    );
 }
 
 /// The server-sent events of the analysis of `position` of `game` (as

@@ -6,7 +6,9 @@
 //! alike, and the request's `Stop` ending them with its own error.
 
 use solvedb_lookup::games::qubic::live::prove_both;
-use solvedb_lookup::games::qubic::samples::{late_positions, people_position};
+use solvedb_lookup::games::qubic::samples::{
+    late_positions, people_position, people_position_with,
+};
 use solvedb_lookup::games::qubic::strategy::{Records, Strategy};
 use solvedb_lookup::{
     Error, ExactSolver, Game, GameOracle, Qubic, QubicBoard, QubicSolver, SearchLimits, Source,
@@ -192,4 +194,68 @@ fn the_stop_ends_the_proofs_with_its_own_error() {
         Err(Error::Cancelled)
     ));
     handle.join().unwrap();
+}
+
+#[test]
+fn the_moves_a_tables_answer_leaves_open_are_searched_within_a_deadline() {
+    // Positions on the strategy's line, X to move: the table (or its
+    // threat line) values the strategy's move and what its records cover;
+    // with a deadline the
+    // other moves are searched. What the search adds must agree with the
+    // library's alpha-beta wherever that finishes, the table's own moves
+    // and value must stay as they were, and without a deadline nothing is
+    // searched.
+    let table = strategy_table();
+    let mut strategy = Strategy::new(&table);
+    let oracle = GameOracle::with_table(Qubic, strategy_table()).unwrap();
+    let mut solver = QubicSolver::new(SearchLimits {
+        stop: Stop::new(None, Some(2_000_000)),
+        ..SearchLimits::default()
+    });
+    let (mut positions, mut added, mut checked) = (0, 0, 0);
+    for seed in 0..200u64 {
+        let stones = 16 + 2 * (seed % 4) as u32;
+        let x_move = |b| Some(strategy.x_move(b).ok()??.cell.index());
+        let Some(board) = people_position_with(7700 + seed, stones, x_move) else {
+            continue;
+        };
+        let alone = oracle.answer(board).unwrap();
+        if alone.unknown.is_empty() || alone.source == Source::Search {
+            continue;
+        }
+        positions += 1;
+        let text = Qubic.notation(board);
+        let stop = Stop::new(Some(std::time::Duration::from_millis(1500)), None);
+        let searched = oracle.answer_within(board, &stop).unwrap();
+        assert_eq!(
+            (searched.score, searched.at_most),
+            (alone.score, alone.at_most),
+            "{text}"
+        );
+        assert_eq!(
+            searched.moves.len() + searched.unknown.len(),
+            Qubic.moves(board).len(),
+            "{text}"
+        );
+        for m in &searched.moves {
+            if let Some(was) = alone.moves.iter().find(|a| a.mv == m.mv) {
+                assert_eq!((m.score, m.at_most), (was.score, was.at_most), "{text}");
+                continue;
+            }
+            assert!(alone.unknown.contains(&m.mv), "{text}: {}", m.mv);
+            added += 1;
+            let (child, transition) = Qubic.play(board, m.mv);
+            if let Ok(exact) = solver.score(Qubic.canonical(child)) {
+                assert_true_bound(child, m.score, m.at_most, transition.backup(exact));
+                checked += 1;
+            }
+        }
+        if positions >= 6 && checked >= 20 {
+            break;
+        }
+    }
+    assert!(
+        positions >= 6 && added >= 20 && checked >= 20,
+        "{positions} positions, {added} moves valued by the search, {checked} checked by alpha-beta"
+    );
 }

@@ -13,7 +13,7 @@ use futures_util::StreamExt;
 use roomkit::{Player, Server};
 use serde_json::{Value, json};
 use solvedb_lookup::testkit::Rng;
-use solvedb_lookup::{AnyValue, Error, Game, GameId, Oracle, with_game};
+use solvedb_lookup::{AnyValue, Error, Game, GameId, Oracle, Stop, Want, with_game};
 use solvedb_server::http::rooms::RoomLimits;
 use solvedb_server::store::min_moves;
 use solvedb_tests::committed_tables;
@@ -42,7 +42,21 @@ fn after(game: GameId, position: &str, mv: &str) -> (String, bool, i32) {
 /// Whether a move kept the position's value, by the oracle: the same
 /// result class (tic-tac-toe family), no box given away (dots).
 fn kept(oracle: &Oracle, game: GameId, position: &str, mv: &str) -> Option<bool> {
-    let report = oracle.moves(game, position).ok()?;
+    kept_within(oracle, game, position, mv, &Stop::default())
+}
+
+/// [`kept`], the moves the tables leave open (Qubic off the strategy's
+/// line) searched within `stop`'s deadline, as the server searches them.
+fn kept_within(
+    oracle: &Oracle,
+    game: GameId,
+    position: &str,
+    mv: &str,
+    stop: &Stop,
+) -> Option<bool> {
+    let report = oracle
+        .answer_within(game, position, Want::Moves, stop)
+        .ok()?;
     let value = report.moves.iter().find(|m| m.mv == mv)?.value;
     Some(match (report.value, value) {
         (AnyValue::Margin(a), AnyValue::Margin(b)) => a == b,
@@ -102,7 +116,9 @@ async fn play_game(
     .unwrap();
     let mut to_move = 0usize;
     let mut points = [0i32; 2];
-    let mut kepts: Vec<(usize, Option<bool>)> = Vec::new();
+    // Per move: its mover, the position before it, the move, and whether
+    // it kept the value by the tables alone.
+    let mut kepts: Vec<(usize, String, String, Option<bool>)> = Vec::new();
     let mut history: Vec<String> = Vec::new();
     let mut lasts = [Value::Null, Value::Null];
     loop {
@@ -148,7 +164,12 @@ async fn play_game(
             Some(r) if rng.below(2) == 0 => r.moves[0].mv.clone(),
             _ => rng.pick(&moves).clone(),
         };
-        kepts.push((to_move, kept(oracle, game, &position, &mv)));
+        kepts.push((
+            to_move,
+            position.clone(),
+            mv.clone(),
+            kept(oracle, game, &position, &mv),
+        ));
         players[to_move].send_move(&mv).await;
         history.push(mv.clone());
         let (next, same, gain) = after(game, &position, &mv);
@@ -182,14 +203,36 @@ async fn play_game(
         -1 => Some(1 - to_move),
         _ => None,
     };
-    for last in &lasts {
+    // The server's verdicts: the tables' where they value the move; where
+    // they do not, the server's search may have valued it (within its
+    // time), and then a search of the test's own agrees where it settles.
+    let mut judged: Vec<(usize, Option<bool>)> = Vec::new();
+    for (i, last) in lasts.iter().enumerate() {
         let expected = winner.map(|s| ["first", "second"][s]);
         assert_eq!(last["result"]["winner"], json!(expected), "{last}");
         assert_eq!(last["recorded"], true);
         let verdicts = last["verdicts"].as_array().unwrap();
         assert_eq!(verdicts.len(), history.len());
-        for (v, (_, k)) in verdicts.iter().zip(&kepts) {
-            assert_eq!(v["kept"], json!(k), "{v}");
+        for (j, (v, (seat, position, mv, k))) in verdicts.iter().zip(&kepts).enumerate() {
+            let verdict = match (k, v["kept"].as_bool()) {
+                (Some(_), _) => {
+                    assert_eq!(v["kept"], json!(k), "{v}");
+                    *k
+                }
+                (None, None) => None,
+                (None, Some(server)) => {
+                    let stop = Stop::new(Some(Duration::from_secs(10)), None);
+                    if let Some(searched) = kept_within(oracle, game, position, mv, &stop) {
+                        assert_eq!(server, searched, "{position} {mv}: {v}");
+                    }
+                    Some(server)
+                }
+            };
+            if i == 0 {
+                judged.push((*seat, verdict));
+            } else {
+                assert_eq!(judged[j].1, verdict, "both players see one verdict: {v}");
+            }
         }
     }
     // Moves after the end are refused.
@@ -200,8 +243,8 @@ async fn play_game(
     // Only a game that ranks counts: every move judged, and each person
     // made the game family's minimum of moves.
     let min = min_moves(&game.to_string());
-    let ranks = kepts.iter().all(|(_, k)| k.is_some())
-        && (0..2).all(|seat| kepts.iter().filter(|(s, _)| *s == seat).count() >= min);
+    let ranks = judged.iter().all(|(_, k)| k.is_some())
+        && (0..2).all(|seat| judged.iter().filter(|(s, _)| *s == seat).count() >= min);
     if !ranks {
         return last;
     }
@@ -213,7 +256,7 @@ async fn play_game(
             Some(w) if w == seat => t.wins += 1,
             Some(_) => t.losses += 1,
         }
-        for (s, k) in &kepts {
+        for (s, k) in &judged {
             if *s == seat
                 && let Some(k) = k
             {

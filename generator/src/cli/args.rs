@@ -45,7 +45,9 @@ pub struct LimitArgs {
     /// or an early cube position within seconds).
     #[arg(long, default_value_t = DEFAULT_SEARCH_NODES)]
     nodes: u64,
-    /// Give up after this many seconds (per position searched).
+    /// Give up after this many seconds (per position searched; at a Qubic
+    /// position the strategy answers, the moves it leaves open are searched
+    /// within this time, all together).
     #[arg(long, value_parser = parse_seconds)]
     seconds: Option<Duration>,
     /// Memory for the search's transposition table, in MiB (dots: default

@@ -10,7 +10,9 @@
 //!    is the opponent's best), so a threat that must be blocked leaves only
 //!    the blocks open;
 //! 2. the table: a move to a position the strategy's table answers takes
-//!    its value from there (a proof by the strategy);
+//!    its value from there (a proof by the strategy); at a position the
+//!    table answers, its answer is told first and the moves it does not
+//!    cover are searched as in 3 ([`GameOracle::answer_within`](solvedb_lookup::GameOracle::answer_within));
 //! 3. the search, one move at a time, each given an equal share of the
 //!    time left, then the rest of the time to those still open.
 //!
@@ -61,11 +63,21 @@ pub fn settle(
     if game.info().board.kind() == BoardKind::Dots {
         return settle_in_one_search(oracle, game, position, stop, progress);
     }
-    // A position the tables answer needs no search.
+    // A position the tables answer needs no search but for the moves they
+    // do not cover (Qubic off the strategy's line), which the oracle
+    // searches within the time; `progress` hears the tables' answer first.
     if let Ok(report) = oracle.answer_within(game, position, Want::Moves, &table_only()) {
+        if report.unknown.is_empty() || time.is_zero() {
+            return Ok(Settled {
+                proven: Proven::Answer(report),
+                searched: false,
+            });
+        }
+        progress(&Proven::Answer(report));
+        let report = oracle.answer_within(game, position, Want::Moves, &stop.within(time))?;
         return Ok(Settled {
             proven: Proven::Answer(report),
-            searched: false,
+            searched: true,
         });
     }
     let deadline = Instant::now() + time;

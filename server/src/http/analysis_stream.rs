@@ -2,7 +2,11 @@
 //! settles, as server-sent events. Where the search runs live, each
 //! `bounds` event carries what is proved so far (the probe's error object
 //! of kind `budget` with its `bounds` and `best_move`): first what forced
-//! play settles, then again after each move the search settles. The last
+//! play settles, then again after each move the search settles. Where a
+//! table answers the position but not every move (Qubic off the
+//! strategy's line), a `moves` event first carries the table's answer (a
+//! probe's `200` body, the moves not yet valued in `unknown_moves`) while
+//! the search settles the rest. The last
 //! event, `answer`, is what the probe answers: `{"status": 200 or 503,
 //! "body": ..., "searches": N}` (`searches`: the server's count of live
 //! searches run). A table's answer, or one kept from an earlier search, is
@@ -111,12 +115,13 @@ async fn run(state: &AppState, game: GameId, position: &str, events: UnboundedSe
     } else {
         let progress = events.clone();
         proven_with_progress(state, game, position, move |proven: &Proven| {
-            if let Err((_, body)) = proven.to_json_for(Want::Moves) {
-                let event = Event::default().event("bounds").data(body.to_string());
-                // A client that left stops reading; the search ends at
-                // its limits.
-                let _ = progress.send(event);
-            }
+            let event = match proven.to_json_for(Want::Moves) {
+                Err((_, body)) => Event::default().event("bounds").data(body.to_string()),
+                Ok(report) => Event::default().event("moves").data(report.to_string()),
+            };
+            // A client that left stops reading; the search ends at its
+            // limits.
+            let _ = progress.send(event);
         })
         .await
         .map(|proven| proven.to_json_for(Want::Moves))

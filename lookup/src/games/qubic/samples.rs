@@ -72,15 +72,33 @@ pub fn late_positions(count: usize, empties: u32, seed: u64) -> Vec<QubicBoard> 
 /// cell on none is taken as if on one). `None` if the game ends sooner.
 /// The same seed gives the same position.
 pub fn people_position(seed: u64, stones: u32) -> Option<QubicBoard> {
+    people_position_with(seed, stones, |_| None)
+}
+
+/// [`people_position`], but X plays `x_move`'s cell wherever it names one
+/// (the strategy's move, for positions on the strategy's line as a person
+/// playing O against it reaches them). With `x_move` always `None`, the
+/// same positions as [`people_position`].
+pub fn people_position_with(
+    seed: u64,
+    stones: u32,
+    mut x_move: impl FnMut(QubicBoard) -> Option<u8>,
+) -> Option<QubicBoard> {
     let mut rng = Rng::new(seed);
     let mut board = Qubic.start();
     while board.stones() < stones {
         if Qubic.terminal_score(board).is_some() {
             return None;
         }
-        let cell = match urgent_cells(board) {
-            Some(cells) => nth_cell(cells, rng.below(u64::from(cells.count_ones()))),
-            None => weighted_cell(&mut rng, board),
+        let chosen = if board.x_to_move() {
+            x_move(board)
+        } else {
+            None
+        };
+        let cell = match (chosen, urgent_cells(board)) {
+            (Some(cell), _) => cell,
+            (None, Some(cells)) => nth_cell(cells, rng.below(u64::from(cells.count_ones()))),
+            (None, None) => weighted_cell(&mut rng, board),
         };
         board = board.with_move(QubicCell(cell));
     }

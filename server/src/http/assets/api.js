@@ -17,7 +17,8 @@ export async function api(path, params) {
 }
 
 /** The analysis of `params.position` as it settles (server-sent events):
- * `onBounds` gets each step's bounds; resolves to the final answer, the
+ * `onBounds` gets each step's bounds (or the table's answer while the
+ * moves it leaves open are searched); resolves to the final answer, the
  * shape `api("probe")` gives. */
 export function analysis(params, onBounds) {
   return new Promise((resolve) => {
@@ -31,6 +32,10 @@ export function analysis(params, onBounds) {
     };
     source.addEventListener("bounds", (e) => {
       if (!done) onBounds({ ok: false, status: 503, streaming: true, ...JSON.parse(e.data) });
+    });
+    // A table's answer whose other moves the search is still settling.
+    source.addEventListener("moves", (e) => {
+      if (!done) onBounds({ ok: true, streaming: true, json: JSON.parse(e.data) });
     });
     source.addEventListener("answer", (e) => {
       const d = JSON.parse(e.data);

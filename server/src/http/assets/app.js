@@ -281,9 +281,13 @@ function render() {
     meaning = explain(S.answer.json, who, other);
     source = sourceText(S.answer.json);
     const untagged = S.answer.json.unknown_moves || [];
-    if (untagged.length) {
-      meaning += ` ${plural(untagged.length, "cell")} without a tag: neither the proved strategy nor the ` +
-        "opening table's proofs settle those moves, so their values are not known here.";
+    if (untagged.length && S.answer.streaming) {
+      meaning += ` Searching the ${plural(untagged.length, "cell")} without a tag: each gets its value as ` +
+        "the search settles it.";
+    } else if (untagged.length) {
+      meaning += ` ${plural(untagged.length, "cell")} without a tag: neither the proved strategy, the ` +
+        "opening table's proofs nor the search within its time limit settle those moves, so their values " +
+        "are not known here.";
     }
   } else if (unknown && S.answer.bounds) {
     const value = describeBounds(S.answer.bounds);
