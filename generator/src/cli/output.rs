@@ -157,6 +157,16 @@ pub(super) fn print_report(
     for m in &report.moves {
         writeln!(out, "  move {:>6}  {}", m.mv, paint.value(m.value))?;
     }
+    if !report.unknown.is_empty() {
+        // Qubic off the strategy's line: moves no table covers, searched
+        // only within --seconds.
+        writeln!(
+            out,
+            "unknown  {} ({} no table settles, nor the search within --seconds if given)",
+            report.unknown.join(" "),
+            count(report.unknown.len() as u64, "move", "moves")
+        )?;
+    }
     if let Some(line) = line {
         writeln!(
             out,
