@@ -309,7 +309,9 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         self.answer_within(position, &Stop::default())
     }
 
-    /// [`answer`](GameOracle::answer), its searches also stopped by `stop`.
+    /// [`answer`](GameOracle::answer), its searches also stopped by `stop`;
+    /// where a table answers the position but not every move, the moves it
+    /// leaves open are searched within the deadline (`search_uncovered`).
     ///
     /// # Errors
     ///
@@ -317,6 +319,32 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     /// solver proved bounds before its limits ran out (dots-and-boxes
     /// without a table), [`Error::Bounded`] with them.
     pub fn answer_within(&self, position: G::Position, stop: &Stop) -> Result<Answer<G>, Error> {
+        self.answer_searching(position, stop, true)
+    }
+
+    /// [`answer_within`](GameOracle::answer_within), but where a table
+    /// answers the position, only the moves the tables cover are valued
+    /// (no search for the others): what a best move or a main line needs,
+    /// since the table's best move reaches the value the table gives the
+    /// position and keeps to the positions it answers.
+    ///
+    /// # Errors
+    ///
+    /// As [`answer_within`](GameOracle::answer_within).
+    pub fn answer_covered_within(
+        &self,
+        position: G::Position,
+        stop: &Stop,
+    ) -> Result<Answer<G>, Error> {
+        self.answer_searching(position, stop, false)
+    }
+
+    fn answer_searching(
+        &self,
+        position: G::Position,
+        stop: &Stop,
+        uncovered: bool,
+    ) -> Result<Answer<G>, Error> {
         let mut search = self.new_search(stop);
         // Without a table, a game's own solver may score every move in one
         // search (dots-and-boxes: the root's bounds narrow each move's).
@@ -391,7 +419,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
                 at_most: child.1,
             });
         }
-        if !unknown.is_empty() {
+        if uncovered && !unknown.is_empty() {
             self.search_uncovered(position, &mut moves, &mut unknown, stop)?;
         }
         // Stable: of moves alike, the table's stay first.

@@ -167,7 +167,10 @@ pub fn mainline<G: Tabled, D: TableData>(
     let mut moves = Vec::new();
     let mut value = None;
     loop {
-        let answer = oracle.answer_within(position, stop)?;
+        // The tables' own moves: a line that keeps to the positions they
+        // answer (a move found by a search of the moves they leave open
+        // could lead off them).
+        let answer = oracle.answer_covered_within(position, stop)?;
         value.get_or_insert_with(|| {
             let value: AnyValue = answer.value.into();
             if answer.at_most {
@@ -300,7 +303,12 @@ pub fn report<G: Tabled, D: TableData>(
             )
         }
         Want::Moves | Want::Best => {
-            let answer = oracle.answer_within(position, stop)?;
+            // The best move needs no search of the moves a table leaves
+            // open: its best covered move reaches the table's value.
+            let answer = match want {
+                Want::Best => oracle.answer_covered_within(position, stop)?,
+                _ => oracle.answer_within(position, stop)?,
+            };
             let moves = answer
                 .moves
                 .iter()

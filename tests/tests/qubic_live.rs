@@ -203,8 +203,8 @@ fn the_moves_a_tables_answer_leaves_open_are_searched_within_a_deadline() {
     // with a deadline the
     // other moves are searched. What the search adds must agree with the
     // library's alpha-beta wherever that finishes, the table's own moves
-    // and value must stay as they were, and without a deadline nothing is
-    // searched.
+    // and value must stay as they were, and without a deadline (or for a
+    // best move) nothing is searched.
     let table = strategy_table();
     let mut strategy = Strategy::new(&table);
     let oracle = GameOracle::with_table(Qubic, strategy_table()).unwrap();
@@ -226,6 +226,13 @@ fn the_moves_a_tables_answer_leaves_open_are_searched_within_a_deadline() {
         positions += 1;
         let text = Qubic.notation(board);
         let stop = Stop::new(Some(std::time::Duration::from_millis(1500)), None);
+        // What a best move and a main line use searches nothing more.
+        let covered = oracle.answer_covered_within(board, &stop).unwrap();
+        assert_eq!(
+            (covered.moves.len(), &covered.unknown),
+            (alone.moves.len(), &alone.unknown),
+            "{text}"
+        );
         let searched = oracle.answer_within(board, &stop).unwrap();
         assert_eq!(
             (searched.score, searched.at_most),
