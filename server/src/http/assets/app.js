@@ -282,8 +282,8 @@ function render() {
     source = sourceText(S.answer.json);
     const untagged = S.answer.json.unknown_moves || [];
     if (untagged.length && S.answer.streaming) {
-      meaning += ` Searching the ${plural(untagged.length, "cell")} without a tag: each gets its value as ` +
-        "the search settles it.";
+      meaning += ` Searching the ${plural(untagged.length, "cell")} without a tag within the time limit: ` +
+        "the values it settles show when it ends.";
     } else if (untagged.length) {
       meaning += ` ${plural(untagged.length, "cell")} without a tag: neither the proved strategy, the ` +
         "opening table's proofs nor the search within its time limit settle those moves, so their values " +
