@@ -299,7 +299,10 @@ class Oracle:
     A game or position no table covers is answered by exact live search,
     within ``max_nodes`` positions (by default :data:`DEFAULT_MAX_NODES`,
     the CLI's budget; ``None`` lifts it) and ``max_seconds`` seconds; past
-    them the answer is :class:`BudgetExhausted`, never a guess. Ctrl-C
+    them the answer is :class:`BudgetExhausted`, never a guess. With
+    ``max_seconds``, a Qubic position the strategy answers has the moves it
+    leaves open searched too, within that time together (``moves``; the
+    rest stay in ``Report.unknown``). Ctrl-C
     interrupts a search (``KeyboardInterrupt``). One Oracle may be shared by
     threads: the GIL is released while it works.
 
