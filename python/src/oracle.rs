@@ -28,8 +28,10 @@ pub const DEFAULT_MAX_NODES: u64 = 10_000_000;
 /// table covers is answered by exact live search, within `max_nodes`
 /// positions (by default the CLI's budget, `DEFAULT_MAX_NODES`; `None`
 /// lifts it) and `max_seconds`; past them the answer is `BudgetExhausted`
-/// ("unknown within the budget"), never a guess. Ctrl-C interrupts a
-/// search (`KeyboardInterrupt`). One `Oracle` may be shared by threads:
+/// ("unknown within the budget"), never a guess. With `max_seconds`, a
+/// Qubic position the strategy answers has the moves it leaves open
+/// searched too, within that time together (the rest stay unknown).
+/// Ctrl-C interrupts a search (`KeyboardInterrupt`). One `Oracle` may be shared by threads:
 /// the GIL is released while it works.
 ///
 /// >>> import solvedb
