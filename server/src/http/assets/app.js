@@ -537,6 +537,9 @@ async function refresh() {
         if (token !== S.token) return;
         S.answer = partial;
         render();
+        // A table's answer, its open moves still searched: the value is
+        // known, so the move just made is announced now.
+        if (partial.ok) announceMove();
       });
     if (S.asking === started) S.asking = 0;
     if (token !== S.token) return;
