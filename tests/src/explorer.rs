@@ -205,7 +205,8 @@ impl Page {
 
     /// Checks that every legal move of the position shown is marked on the
     /// board with the value the oracle gives it, and the list has them all,
-    /// best first. Returns the legal moves.
+    /// best first (and, of the moves the tables leave open, those the
+    /// server's search valued). Returns the moves the oracle values.
     pub async fn check_values_shown(&self) -> Vec<String> {
         let game = self.game().await;
         let report = self.oracle.moves(game, &self.notation().await).unwrap();
@@ -235,7 +236,19 @@ impl Page {
             .await;
         let listed: Vec<String> = serde_json::from_value(listed).unwrap();
         let expected: Vec<String> = report.moves.iter().map(|m| m.mv.clone()).collect();
-        assert_eq!(listed, expected, "the move list, best first");
+        // Qubic's moves the tables leave open may have been valued by the
+        // server's search as well (within its time): only those join.
+        let extra: Vec<&String> = listed.iter().filter(|m| !expected.contains(m)).collect();
+        assert!(
+            extra.iter().all(|m| report.unknown.contains(m)),
+            "moves listed that the tables value otherwise: {extra:?}"
+        );
+        let tabled: Vec<String> = listed
+            .iter()
+            .filter(|m| expected.contains(m))
+            .cloned()
+            .collect();
+        assert_eq!(tabled, expected, "the move list, best first");
         expected
     }
 }

@@ -19,7 +19,9 @@ export async function api(path, params) {
 /** The analysis of `params.position` as it settles (server-sent events):
  * `onBounds` gets each step's bounds (or the table's answer while the
  * moves it leaves open are searched); resolves to the final answer, the
- * shape `api("probe")` gives. */
+ * shape `api("probe")` gives. Where `onBounds` returns true for a table's
+ * answer, that answer is the final one (marked `early`): the stream
+ * closes and the server's search of the open moves stops. */
 export function analysis(params, onBounds) {
   return new Promise((resolve) => {
     const source = new EventSource(`/api/v1/analysis?${new URLSearchParams(params)}`);
@@ -35,7 +37,9 @@ export function analysis(params, onBounds) {
     });
     // A table's answer whose other moves the search is still settling.
     source.addEventListener("moves", (e) => {
-      if (!done) onBounds({ ok: true, streaming: true, json: JSON.parse(e.data) });
+      if (done) return;
+      const json = JSON.parse(e.data);
+      if (onBounds({ ok: true, streaming: true, json }) === true) end({ ok: true, early: true, json });
     });
     source.addEventListener("answer", (e) => {
       const d = JSON.parse(e.data);

@@ -530,20 +530,27 @@ async function refresh() {
     tick();
     render();
     const params = { game: S.entry.game, position };
+    const computerDue = !S.editing && !d.over && S.at === S.moves.length && levelOf(d.side) !== "human";
     // Where the server searches, each move's range shows as it narrows.
     const answer = tableOnly(S.entry)
       ? await api("probe", params)
       : await analysis(params, (partial) => {
-        if (token !== S.token) return;
+        if (token !== S.token) return false;
+        // A table's answer, its open moves still searched: where the
+        // computer is to move, its best move is all it needs (the search
+        // stops); else the value is known, so the move just made is
+        // announced now and the rest comes when the search ends.
+        if (partial.ok && computerDue) return true;
         S.answer = partial;
         render();
-        // A table's answer, its open moves still searched: the value is
-        // known, so the move just made is announced now.
         if (partial.ok) announceMove();
+        return false;
       });
     if (S.asking === started) S.asking = 0;
     if (token !== S.token) return;
-    if (answer.ok || answer.kind === "budget") remember(position, answer);
+    // A table's answer taken early for the computer is not kept: the
+    // position shows every move's value when it is seen again.
+    if ((answer.ok && !answer.early) || answer.kind === "budget") remember(position, answer);
     S.answer = answer;
   }
   render();
