@@ -38,6 +38,14 @@ fn searched_positions_in_headless_chromium() {
     });
 }
 
+/// The page's query for `position` of `game`, two people at the board.
+fn for_two(game: &str, position: &str) -> String {
+    format!(
+        "?game={game}&start={}&first=human&second=human",
+        enc(position)
+    )
+}
+
 /// A table-only probe: a stop that lets no search start.
 fn table_only() -> Stop {
     let stop = Stop::new(None, None);
@@ -136,11 +144,7 @@ async fn smaller_items(page: &Page) {
     // is forced; one of exact forced play says neither.
     let (bounded, exact) = qubic_forced_positions(&page.oracle);
     for (position, bound) in [(&bounded, true), (&exact, false)] {
-        page.open(&format!(
-            "?game=qubic&start={}&first=human&second=human",
-            enc(position)
-        ))
-        .await;
+        page.open(&for_two("qubic", position)).await;
         page.screenshot(if bound {
             "qubic-forced-bound-1280"
         } else {
@@ -238,10 +242,7 @@ async fn searches(page: &Page, query: &str) -> i64 {
 
 async fn qubic_win_in_one(page: &Page) {
     let (position, wins) = qubic_open_three();
-    let query = format!(
-        "?game=qubic&start={}&first=human&second=human",
-        enc(&position)
-    );
+    let query = for_two("qubic", &position);
     let asked = Instant::now();
     page.open(&query).await;
     eprintln!(
@@ -550,11 +551,7 @@ async fn ranges_narrow_as_they_stream(page: &Page) {
         "{position}: {answer}"
     );
     // The page ends on that answer.
-    page.open(&format!(
-        "?game=qubic&start={}&first=human&second=human",
-        enc(&position)
-    ))
-    .await;
+    page.open(&for_two("qubic", &position)).await;
     page.screenshot("qubic-streamed-1280").await;
     let value = page.text("value").await;
     assert!(!value.contains("searching"), "{position}: {value}");
@@ -634,11 +631,7 @@ async fn a_tables_answer_streams_first_then_its_open_moves(page: &Page) {
         Qubic.moves(Qubic.parse(&position).unwrap()).len()
     );
     // The page: the answer kept from the stream, its open moves untagged.
-    page.open(&format!(
-        "?game=qubic&start={}&first=human&second=human",
-        enc(&position)
-    ))
-    .await;
+    page.open(&for_two("qubic", &position)).await;
     page.screenshot("qubic-table-then-search-1280").await;
     let explain = page.text("explain").await;
     if !open.is_empty() {
@@ -785,11 +778,7 @@ async fn dots_ranges_narrow_as_they_stream(page: &Page) {
             "{position} {name}: {v} outside {lo}..{hi}"
         );
     }
-    page.open(&format!(
-        "?game=dots:4x4&start={}&first=human&second=human",
-        enc(&position)
-    ))
-    .await;
+    page.open(&for_two("dots:4x4", &position)).await;
     page.screenshot("dots-4x4-streamed-1280").await;
     let value = page.text("value").await;
     assert!(
