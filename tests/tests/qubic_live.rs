@@ -208,10 +208,16 @@ fn the_moves_a_tables_answer_leaves_open_are_searched_within_a_deadline() {
     let table = strategy_table();
     let mut strategy = Strategy::new(&table);
     let oracle = GameOracle::with_table(Qubic, strategy_table()).unwrap();
-    let mut solver = QubicSolver::new(SearchLimits {
-        stop: Stop::new(None, Some(2_000_000)),
-        ..SearchLimits::default()
-    });
+    // Each check within its own 2,000,000 positions (a solver's node
+    // budget is over its life): a move alpha-beta cannot settle within
+    // that is skipped, not searched for seconds.
+    let solver = || {
+        QubicSolver::new(SearchLimits {
+            nodes: Some(2_000_000),
+            table_bytes: Some(16 << 20),
+            ..SearchLimits::default()
+        })
+    };
     let (mut positions, mut added, mut checked) = (0, 0, 0);
     for seed in 0..200u64 {
         let stones = 16 + 2 * (seed % 4) as u32;
@@ -252,7 +258,7 @@ fn the_moves_a_tables_answer_leaves_open_are_searched_within_a_deadline() {
             assert!(alone.unknown.contains(&m.mv), "{text}: {}", m.mv);
             added += 1;
             let (child, transition) = Qubic.play(board, m.mv);
-            if let Ok(exact) = solver.score(Qubic.canonical(child)) {
+            if let Ok(exact) = solver().score(Qubic.canonical(child)) {
                 assert_true_bound(child, m.score, m.at_most, transition.backup(exact));
                 checked += 1;
             }
