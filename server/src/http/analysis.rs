@@ -44,7 +44,9 @@ pub struct Settled {
 
 /// Settles `position` of `game` within `stop` (the request's stop) and
 /// `time` (the request's search time): forced play first, then the
-/// search, as the [module](self) says. `progress` is told what is proved
+/// search, as the [module](self) says. For [`Want::Best`] a table's
+/// answer is taken as it is: its best move is the table's, so the moves
+/// it leaves open are not searched. `progress` is told what is proved
 /// after forced play and after each move the search settles (dots: after
 /// each test of its search), before the final answer is returned, on the
 /// search's thread.
@@ -56,6 +58,7 @@ pub fn settle(
     oracle: &Oracle,
     game: GameId,
     position: &str,
+    want: Want,
     stop: &Stop,
     time: Duration,
     progress: Progress,
@@ -67,7 +70,7 @@ pub fn settle(
     // do not cover (Qubic off the strategy's line), which the oracle
     // searches within the time; `progress` hears the tables' answer first.
     if let Ok(report) = oracle.answer_within(game, position, Want::Moves, &table_only()) {
-        if report.unknown.is_empty() || time.is_zero() {
+        if report.unknown.is_empty() || time.is_zero() || want == Want::Best {
             return Ok(Settled {
                 proven: Proven::Answer(report),
                 searched: false,

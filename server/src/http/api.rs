@@ -161,6 +161,20 @@ pub async fn report_of(state: &AppState, game: GameId, position: &str) -> Option
     }
 }
 
+/// [`report_of`] for the move of a computer that plays the best move:
+/// where a table answers the position, its answer as the tables give it
+/// (their best move, without the search of the moves they leave open,
+/// which the computer would wait for and not use).
+pub async fn report_for_best(state: &AppState, game: GameId, position: &str) -> Option<Report> {
+    if state.tables.answers_in_place(&game) {
+        return report_of(state, game, position).await;
+    }
+    match proven_for(state, game, position, Want::Best, |_| {}).await {
+        Ok(Proven::Answer(report)) => Some(report),
+        _ => None,
+    }
+}
+
 /// What is proved of `position` off the complete tables: kept from an
 /// earlier request, else settled now ([`settle`]: forced play first, then
 /// the search) within a search slot and the request's limits, as every
@@ -190,6 +204,19 @@ pub async fn proven_with_progress(
     position: &str,
     progress: impl FnMut(&Proven) + Send + 'static,
 ) -> Result<Proven, ApiError> {
+    proven_for(state, game, position, Want::Moves, progress).await
+}
+
+/// [`proven_with_progress`] for what `want` needs ([`settle`]): a table's
+/// answer that [`Want::Best`] took without searching the moves it leaves
+/// open is not kept, so a later request for every move searches them.
+async fn proven_for(
+    state: &AppState,
+    game: GameId,
+    position: &str,
+    want: Want,
+    progress: impl FnMut(&Proven) + Send + 'static,
+) -> Result<Proven, ApiError> {
     let normal = normal_form(game, position)?;
     if let Some(proven) = state.proven.get(game, &normal) {
         return Ok(proven);
@@ -204,14 +231,16 @@ pub async fn proven_with_progress(
             .unwrap_or_else(std::sync::PoisonError::into_inner))(proven);
     });
     let (settled, cancelled) = ask(state, game, move |oracle, stop| {
-        let settled = settle(oracle, game, &text, stop, time, progress)?;
+        let settled = settle(oracle, game, &text, want, stop, time, progress)?;
         Ok((settled, stop.is_cancelled()))
     })
     .await?;
     if settled.searched {
         state.proven.count_search();
     }
-    if !cancelled {
+    let moves_left_open =
+        want == Want::Best && matches!(&settled.proven, Proven::Answer(r) if !r.unknown.is_empty());
+    if !cancelled && !moves_left_open {
         state.proven.put(game, &normal, settled.proven.clone());
     }
     Ok(settled.proven)
@@ -225,7 +254,9 @@ pub async fn proven_best(state: &AppState, game: GameId, position: &str) -> Opti
         let report = report_of(state, game, position).await?;
         return report.moves.first().map(|m| m.mv.clone());
     }
-    let proven = proven_of(state, game, position).await.ok()?;
+    let proven = proven_for(state, game, position, Want::Best, |_| {})
+        .await
+        .ok()?;
     proven.best_move().map(str::to_owned)
 }
 
@@ -262,7 +293,9 @@ async fn probe(
             check_before_admission(&state, game, &position)?;
             if want != Want::Value && !state.tables.answers_in_place(&game) {
                 // Off the complete tables: settled once, forced play first.
-                return Ok(proven_of(&state, game, &position).await?.to_json_for(want));
+                return Ok(proven_for(&state, game, &position, want, |_| {})
+                    .await?
+                    .to_json_for(want));
             }
             // A search that stopped having proved bounds answers with them:
             // the error object of kind `budget` and its `bounds`.

@@ -19,7 +19,7 @@ use solvedb_lookup::{Error, Game, GameId, Rng, with_game};
 
 use super::activity::LastActive;
 use super::admission;
-use super::api::{Params, proven_best, report_of, with_search_count};
+use super::api::{Params, proven_best, report_for_best, report_of, with_search_count};
 use super::body::{game_field, json_body, string_field};
 use super::error::ApiError;
 use super::names::person_name;
@@ -106,8 +106,14 @@ async fn advance(state: &AppState, play: &mut Play) -> Result<(), ApiError> {
         };
         let game = play.game.game;
         let position = play.game.position.clone();
-        // The report chooses the perfect move and judges the move made.
-        let report = report_of(state, game, &position).await;
+        // The report chooses the perfect move and judges the move made:
+        // the perfect computer's is the best move, which a table's answer
+        // values without a search of the moves the table leaves open.
+        let report = if level == Level::Perfect {
+            report_for_best(state, game, &position).await
+        } else {
+            report_of(state, game, &position).await
+        };
         let proven = match (&report, level) {
             (Some(r), _) => r.moves.first().map(|m| m.mv.clone()),
             // The bounds a stopped search proved may still hold a best move
