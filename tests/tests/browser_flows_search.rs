@@ -567,8 +567,10 @@ async fn a_tables_answer_streams_first_then_its_open_moves(page: &Page) {
     let table =
         solvedb_lookup::read_table(&solvedb_tests::committed_tables().join("qubic.sdb")).unwrap();
     let mut strategy = solvedb_lookup::games::qubic::strategy::Strategy::new(&table);
-    let (position, tables) = (0..50u64)
-        .find_map(|seed| {
+    // Two positions: the stream read here, then one the page asks first
+    // (a position asked before is answered from the server's cache).
+    let mut found = (0..50u64)
+        .filter_map(|seed| {
             let x_move = |b| Some(strategy.x_move(b).ok()??.cell.index());
             let board = solvedb_lookup::games::qubic::samples::people_position_with(
                 6100 + seed,
@@ -583,7 +585,70 @@ async fn a_tables_answer_streams_first_then_its_open_moves(page: &Page) {
             (!report.unknown.is_empty() && report.source != solvedb_lookup::Source::Search)
                 .then_some((text, report))
         })
-        .expect("a strategy position at 8 stones with moves the tables leave open");
+        .take(3);
+    let mut next = || {
+        found
+            .next()
+            .expect("strategy positions at 8 stones with moves the tables leave open")
+    };
+    let (position, tables) = next();
+    let (on_page, on_page_tables) = next();
+    let (for_best, best_tables) = next();
+
+    // The perfect computer's move and a probe for the best move take the
+    // tables' answer as it is: no search runs, and none is kept, so a
+    // probe for every move searches the open moves after them.
+    let probe = |want: &str| format!("probe?game=qubic&position={}&want={want}", enc(&for_best));
+    let before = searches(page, &probe("value")).await;
+    let computer = format!(
+        "computer?game=qubic&position={}&level=perfect",
+        enc(&for_best)
+    );
+    let played = page
+        .js(&format!(
+            "return fetch('/api/v1/{computer}').then(r => r.json()).then(j => j.move)"
+        ))
+        .await;
+    let best_value = best_tables.moves[0].value;
+    assert!(
+        best_tables
+            .moves
+            .iter()
+            .any(|m| m.value == best_value && Some(m.mv.as_str()) == played.as_str()),
+        "{for_best}: the computer played {played}, not a best move of the tables"
+    );
+    assert_eq!(searches(page, &probe("best")).await, before, "{for_best}");
+    assert_eq!(
+        searches(page, &probe("moves")).await,
+        before + 1,
+        "{for_best}"
+    );
+    // A session against the perfect computer as X: its moves are the
+    // strategy's and the person's are judged by the strategy's records,
+    // so no search runs.
+    let before = searches(page, &probe("value")).await;
+    let history = page
+        .js(
+            r#"const post = (path, body) => fetch(`/api/v1/sessions${path}`, {
+                   method: "POST", headers: {"content-type": "application/json"},
+                   body: JSON.stringify(body)}).then(r => r.json());
+               return (async () => {
+                 let s = await post("", {game: "qubic", first: "perfect", second: "person",
+                                         player: "strategy-session"});
+                 for (let i = 0; i < 4 && !s.result; i++) {
+                   const taken = new Set(s.history);
+                   let mv = 0;
+                   while (taken.has(String(mv))) mv++;
+                   s = await post("/move", {session: s.session, move: String(mv)});
+                 }
+                 return s.history;
+               })()"#,
+        )
+        .await;
+    let history: Vec<String> =
+        serde_json::from_value(history.clone()).unwrap_or_else(|e| panic!("{history}: {e}"));
+    assert!(history.len() >= 8, "{history:?}");
+    assert_eq!(searches(page, &probe("value")).await, before, "{history:?}");
     let (events, _, answer) = stream(page, "qubic", &position).await;
     let first: serde_json::Value = events
         .split("\n\n")
@@ -630,22 +695,57 @@ async fn a_tables_answer_streams_first_then_its_open_moves(page: &Page) {
         valued + open.len(),
         Qubic.moves(Qubic.parse(&position).unwrap()).len()
     );
-    // The page: the answer kept from the stream, its open moves untagged.
-    page.open(&for_two("qubic", &position)).await;
-    page.screenshot("qubic-table-then-search-1280").await;
-    let explain = page.text("explain").await;
-    if !open.is_empty() {
-        assert!(
-            explain.contains(&format!("{} cell", open.len()))
-                && explain.contains("the search within its time limit"),
-            "{position}: {explain}"
-        );
-    }
     eprintln!(
         "tables then search: {} of {} moves valued by the tables, {valued} after",
         tables.moves.len(),
         valued + open.len()
     );
+    // The page: the tables' answer streamed, then the search's; its open
+    // moves untagged, the moves it searched said to be.
+    page.open(&for_two("qubic", &on_page)).await;
+    // The page is idle once it has the tables' answer; the search's comes
+    // within the server's search time.
+    let streamed = Instant::now();
+    while page.text("explain").await.contains("Searching the") {
+        assert!(
+            streamed.elapsed() < Duration::from_secs(30),
+            "{on_page}: the search never ended"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    page.screenshot("qubic-table-then-search-1280").await;
+    let listed = page
+        .js("return document.querySelectorAll('#moves button').length")
+        .await;
+    let listed = usize::try_from(listed.as_u64().unwrap()).unwrap();
+    let untagged = Qubic.moves(Qubic.parse(&on_page).unwrap()).len() - listed;
+    let explain = page.text("explain").await;
+    if untagged > 0 {
+        assert!(
+            explain.contains(&format!("{untagged} cell"))
+                && explain.contains("the search within its time limit"),
+            "{on_page}: {explain}"
+        );
+    }
+    let searched = listed - on_page_tables.moves.len();
+    let source = page.text("source").await;
+    // The value's source as the tables' answer names it.
+    let of_value = match on_page_tables.source {
+        solvedb_lookup::Source::Table => "From the table",
+        _ => "The value was worked out now without a search",
+    };
+    assert!(source.starts_with(of_value), "{on_page}: {source}");
+    let said = match searched {
+        0 => None,
+        1 => Some("The value of 1 other move was worked out now by an exact search".to_owned()),
+        n => Some(format!(
+            "The values of {n} other moves were worked out now by an exact search"
+        )),
+    };
+    match said {
+        Some(said) => assert!(source.contains(&said), "{on_page}: {source}"),
+        None => assert!(!source.contains("exact search"), "{on_page}: {source}"),
+    }
 }
 
 /// The server-sent events of the analysis of `position` of `game` (as

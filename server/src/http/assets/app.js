@@ -280,6 +280,12 @@ function render() {
     cls = value.cls;
     meaning = explain(S.answer.json, who, other);
     source = sourceText(S.answer.json);
+    const searched = S.answer.searchedMoves || 0;
+    if (searched > 0) {
+      const one = searched === 1;
+      source += ` The ${one ? "value" : "values"} of ${plural(searched, "other move")} ` +
+        `${one ? "was" : "were"} worked out now by an exact search.`;
+    }
     const untagged = S.answer.json.unknown_moves || [];
     if (untagged.length && S.answer.streaming) {
       meaning += ` Searching the ${plural(untagged.length, "cell")} without a tag within the time limit: ` +

@@ -82,10 +82,12 @@ export const SOURCES = {
 
 /** Where the answer `json` came from, in words true of it: an answer of
  * the rules whose length is a bound came from a line of threats (or the
- * proved strategy), where the defender has choices, each losing no later. */
+ * proved strategy), where the defender has choices, each losing no later;
+ * that names the value's source only, as the server may have searched
+ * moves the strategy leaves open. */
 export function sourceText(json) {
   if (json.source === "forced" && json.plies_bound === "at_most") {
-    return "Worked out now without a search: a line of threats, each to be blocked at once " +
+    return "The value was worked out now without a search: a line of threats, each to be blocked at once " +
       "(or the proved strategy), wins within that many moves; the defender may reply otherwise " +
       "but loses no later.";
   }
