@@ -724,3 +724,73 @@ async fn a_game_without_a_table_is_refereed_while_its_values_are_searched() {
     drop((a, b));
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_off_the_tables_is_valued_after_the_room_is_made_and_before_its_first_move() {
+    // A dots:3x4 position with 8 undrawn edges: no table, so the room's
+    // start is valued by a search the server runs once the room is made
+    // (a short one here). The first move, sent at once, must wait for it:
+    // everyone sees the start's values first, and the move is judged.
+    let game: GameId = "dots:3x4".parse().unwrap();
+    assert!(!committed_tables().join(game.table_file_name()).exists());
+    let mut rng = Rng::new(3408);
+    let mut start = with_game!(game, g => Ok::<_, Error>(g.notation(g.start()))).unwrap();
+    while legal(game, &start).len() > 8 {
+        let moves = legal(game, &start);
+        let mv = &moves[rng.below(moves.len() as u64) as usize];
+        start = after(game, &start, mv).0;
+    }
+    let server = Server::start(None, roomkit::limits()).await;
+    let (status, made) = server
+        .post(
+            "/api/v1/rooms",
+            &json!({"game": "dots:3x4", "position": start, "hints": true}),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let room = made["room"].as_str().unwrap();
+    let tokens = server.tokens(&made).await;
+    let mut players = [
+        Player::connect(server.addr, room, Some(&tokens[0]), None)
+            .await
+            .unwrap(),
+        Player::connect(server.addr, room, Some(&tokens[1]), None)
+            .await
+            .unwrap(),
+    ];
+    let mut seen = players[0].next().await.unwrap();
+    let to_move = usize::from(seen["to_move"] == "second");
+    let first = legal(game, &start)[0].clone();
+    players[to_move].send_move(&first).await;
+    // What the first seat saw up to the first move: the start's values
+    // among them (on connecting, or sent when the search ended).
+    let mut start_values = Value::Null;
+    while seen["history"].as_array().unwrap().is_empty() {
+        if !seen["values"].is_null() {
+            start_values = seen["values"].clone();
+        }
+        seen = players[0].next().await.unwrap();
+    }
+    let oracle = Oracle::open(&committed_tables()).unwrap();
+    let report = oracle
+        .answer_within(game, &start, Want::Moves, &Stop::default())
+        .unwrap();
+    assert_eq!(start_values, report.to_json(), "{start}");
+    // The game to its end, each mover taking the first legal move.
+    let mut state = seen;
+    while state["result"].is_null() {
+        let position = state["position"].as_str().unwrap().to_owned();
+        let seat = usize::from(state["to_move"] == "second");
+        let moves = state["history"].as_array().unwrap().len();
+        players[seat].send_move(&legal(game, &position)[0]).await;
+        state = players[0].state_with(moves + 1).await;
+    }
+    let verdict = &state["verdicts"][0];
+    assert_eq!(
+        verdict["kept"],
+        json!(kept(&oracle, game, &start, &first)),
+        "{start} {first}: {verdict}"
+    );
+    drop(players);
+    server.stop().await;
+}

@@ -49,6 +49,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::Value as Json;
 
+use super::admission::Admission;
 use super::api::report_of;
 use super::body::{game_field, json_body, string_field};
 use super::error::ApiError;
@@ -89,7 +90,14 @@ async fn create(
         let game = Match::new(game, start)?;
         let creator = client_in(&extensions);
         state.rooms.may_create(creator)?;
-        let report = report_of(&state, game.game, &game.position).await;
+        // A table answers the start at once; off the complete tables its
+        // values take a search, run once the room is made.
+        let in_place = state.tables.answers_in_place(&game.game);
+        let report = if in_place {
+            report_of(&state, game.game, &game.position).await
+        } else {
+            None
+        };
         let room = Arc::new(Room::new(game, creator, hints, report)?);
         let id = room.id.clone();
         let token = room.tokens[0].clone();
@@ -100,6 +108,9 @@ async fn create(
             .clone()
             .unwrap_or_default();
         state.rooms.insert(Arc::clone(&room))?;
+        if !in_place {
+            values_of_the_start(&state, &room).await;
+        }
         tokio::spawn(watch(state.clone(), room));
         let invite = format!("/play?room={id}&invite={invite}");
         Ok::<_, ApiError>(RoomCreated {
@@ -122,6 +133,31 @@ async fn create(
         Ok(json) => (StatusCode::CREATED, axum::Json(json)).into_response(),
         Err(e) => e.into_response(),
     }
+}
+
+/// Works out the values of a new room's start position by a search (up
+/// to the server's search time), so that its creator does not wait for
+/// them: the room's turn is taken before its id is told to anyone and
+/// held until they are in, so that the first move is judged by them, and
+/// everyone connected by then is sent them. The search is the creator's
+/// (their rate, a deadline of its own).
+async fn values_of_the_start(state: &AppState, room: &Arc<Room>) {
+    let (held, turn_taken) = tokio::sync::oneshot::channel();
+    let (state, room) = (state.clone(), Arc::clone(room));
+    let admission = Admission::for_current(&state.limits);
+    tokio::spawn(async move {
+        let _turn = room.turn.lock().await;
+        let _ = held.send(());
+        let (game, position) = {
+            let st = room.state();
+            (st.game.game, st.game.position.clone())
+        };
+        let report = admission.scope(report_of(&state, game, &position)).await;
+        let mut st = room.state();
+        st.report = report;
+        room.broadcast(&st);
+    });
+    let _ = turn_taken.await;
 }
 
 /// The friend takes the second seat with the invite, once.
