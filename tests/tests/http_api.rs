@@ -428,6 +428,7 @@ impl std::io::Write for Pipe {
 #[test]
 fn serve_http_prints_its_address_first_and_serves_there() {
     let (send, receive) = std::sync::mpsc::channel();
+    let (said, heard) = std::sync::mpsc::channel();
     let tables = committed_tables().to_str().unwrap().to_owned();
     // The server runs until the test binary exits.
     std::thread::spawn(move || {
@@ -440,12 +441,22 @@ fn serve_http_prints_its_address_first_and_serves_there() {
             "--tables",
             &tables,
         ];
-        solvedb_generator::cli::main_with(args, &mut Pipe(send), &mut std::io::sink())
+        solvedb_generator::cli::main_with(args, &mut Pipe(send), &mut Pipe(said))
     });
     let mut out = Vec::new();
     while !out.contains(&b'\n') {
         out.extend(receive.recv_timeout(Duration::from_secs(30)).unwrap());
     }
+    // The games the tables answer are named, Qubic's among them.
+    let err = lines_until(&heard, "live searches (");
+    let named = err
+        .lines()
+        .find(|l| l.starts_with("solvedb serve: tables from "))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        named.contains(", qubic,") && named.contains("tictactoe"),
+        "{named}"
+    );
     let first = String::from_utf8(out).unwrap();
     let first = first.lines().next().unwrap();
     let base = first
@@ -465,6 +476,39 @@ fn serve_http_prints_its_address_first_and_serves_there() {
     assert_eq!(status, 200, "{body}");
     let json: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(json["best_move"]["move"], "2");
+}
+
+/// What a server wrote to its error stream up to the line holding `last`.
+fn lines_until(heard: &std::sync::mpsc::Receiver<Vec<u8>>, last: &str) -> String {
+    let mut err = Vec::new();
+    while !String::from_utf8_lossy(&err).contains(last) {
+        err.extend(heard.recv_timeout(Duration::from_secs(30)).unwrap());
+    }
+    String::from_utf8(err).unwrap()
+}
+
+#[test]
+fn a_server_without_tables_says_so() {
+    let (said, heard) = std::sync::mpsc::channel();
+    let empty = tempfile::tempdir().unwrap();
+    let tables = empty.path().join("tables").to_str().unwrap().to_owned();
+    std::thread::spawn(move || {
+        let args = [
+            "solvedb",
+            "serve",
+            "--http",
+            "--addr",
+            "127.0.0.1:0",
+            "--tables",
+            &tables,
+        ];
+        solvedb_generator::cli::main_with(args, &mut std::io::sink(), &mut Pipe(said))
+    });
+    let err = lines_until(&heard, "live searches (");
+    assert!(
+        err.contains("warning: no tables in ") && err.contains("every answer is a live search"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -185,6 +185,14 @@ pub fn run(
     let state = AppState::new(tables, limits)?
         .with_data(data)?
         .with_room_limits(room_limits);
+    // Which games the tables answer: a server started from the wrong
+    // directory would otherwise search everything without a word.
+    let tabled: Vec<String> = solvedb_lookup::catalogue()
+        .iter()
+        .filter(|g| state.oracle.has_table(g.id))
+        .map(|g| g.name())
+        .collect();
+    let tables_dir = std::path::absolute(tables).unwrap_or_else(|_| tables.to_path_buf());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -209,6 +217,21 @@ pub fn run(
                 "solvedb serve: warning: {local} is reachable from other machines; the server has \
                  no accounts or TLS, and counts limits per client address (behind a proxy every \
                  client is the proxy)"
+            )?;
+        }
+        if tabled.is_empty() {
+            writeln!(
+                err,
+                "solvedb serve: warning: no tables in {}: every answer is a live search (--tables \
+                 or $SOLVEDB_TABLES names the directory; SIGHUP picks up tables added there)",
+                tables_dir.display()
+            )?;
+        } else {
+            writeln!(
+                err,
+                "solvedb serve: tables from {}: {}; other games are searched live",
+                tables_dir.display(),
+                tabled.join(", ")
             )?;
         }
         writeln!(
