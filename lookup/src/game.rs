@@ -378,8 +378,11 @@ pub struct SearchLimits {
     /// `None` uses every core.
     pub threads: Option<usize>,
     /// A deadline, node budget and cancellation shared with other searches
-    /// (those of one request); every solver polls it where it reads its
-    /// clock.
+    /// (those of one request). Every solver polls its deadline and
+    /// cancellation where it reads its clock; its node budget reaches a
+    /// solver through [`Search`](crate::Search), which caps the search's
+    /// own `nodes` at what is left and charges what it visited. A solver
+    /// made directly (such as `QubicSolver::new`) counts only `nodes`.
     pub stop: Stop,
 }
 
