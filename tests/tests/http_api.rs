@@ -1,6 +1,7 @@
 //! The HTTP API over loopback, against the other faces of the same oracle:
 //! every endpoint, every error status, the limits, concurrent requests.
 
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -427,22 +428,7 @@ impl std::io::Write for Pipe {
 
 #[test]
 fn serve_http_prints_its_address_first_and_serves_there() {
-    let (send, receive) = std::sync::mpsc::channel();
-    let (said, heard) = std::sync::mpsc::channel();
-    let tables = committed_tables().to_str().unwrap().to_owned();
-    // The server runs until the test binary exits.
-    std::thread::spawn(move || {
-        let args = [
-            "solvedb",
-            "serve",
-            "--http",
-            "--addr",
-            "127.0.0.1:0",
-            "--tables",
-            &tables,
-        ];
-        solvedb_generator::cli::main_with(args, &mut Pipe(send), &mut Pipe(said))
-    });
+    let (receive, heard) = serve_http(&committed_tables());
     let mut out = Vec::new();
     while !out.contains(&b'\n') {
         out.extend(receive.recv_timeout(Duration::from_secs(30)).unwrap());
@@ -478,20 +464,13 @@ fn serve_http_prints_its_address_first_and_serves_there() {
     assert_eq!(json["best_move"]["move"], "2");
 }
 
-/// What a server wrote to its error stream up to the line holding `last`.
-fn lines_until(heard: &std::sync::mpsc::Receiver<Vec<u8>>, last: &str) -> String {
-    let mut err = Vec::new();
-    while !String::from_utf8_lossy(&err).contains(last) {
-        err.extend(heard.recv_timeout(Duration::from_secs(30)).unwrap());
-    }
-    String::from_utf8(err).unwrap()
-}
-
-#[test]
-fn a_server_without_tables_says_so() {
+/// `solvedb serve --http` on a free loopback port over `tables`, in a
+/// thread that runs until the test binary exits: what it writes to its
+/// output and to its error stream, as it comes.
+fn serve_http(tables: &std::path::Path) -> (Receiver<Vec<u8>>, Receiver<Vec<u8>>) {
+    let (send, receive) = std::sync::mpsc::channel();
     let (said, heard) = std::sync::mpsc::channel();
-    let empty = tempfile::tempdir().unwrap();
-    let tables = empty.path().join("tables").to_str().unwrap().to_owned();
+    let tables = tables.to_str().unwrap().to_owned();
     std::thread::spawn(move || {
         let args = [
             "solvedb",
@@ -502,8 +481,24 @@ fn a_server_without_tables_says_so() {
             "--tables",
             &tables,
         ];
-        solvedb_generator::cli::main_with(args, &mut std::io::sink(), &mut Pipe(said))
+        solvedb_generator::cli::main_with(args, &mut Pipe(send), &mut Pipe(said))
     });
+    (receive, heard)
+}
+
+/// What a server wrote to its error stream up to the line holding `last`.
+fn lines_until(heard: &Receiver<Vec<u8>>, last: &str) -> String {
+    let mut err = Vec::new();
+    while !String::from_utf8_lossy(&err).contains(last) {
+        err.extend(heard.recv_timeout(Duration::from_secs(30)).unwrap());
+    }
+    String::from_utf8(err).unwrap()
+}
+
+#[test]
+fn a_server_without_tables_says_so() {
+    let empty = tempfile::tempdir().unwrap();
+    let (_, heard) = serve_http(&empty.path().join("tables"));
     let err = lines_until(&heard, "live searches (");
     assert!(
         err.contains("warning: no tables in ") && err.contains("every answer is a live search"),

@@ -211,6 +211,12 @@ function resultText(d) {
   return d.won ? `${d.won.owner} wins` : "Draw";
 }
 
+/** Whether the computer is to move in `d` (the position shown, at the
+ * end of the moves played, outside the editor and a rated game). */
+function computerDue(d) {
+  return !S.editing && !S.rated && !d.over && S.at === S.moves.length && levelOf(d.side) !== "human";
+}
+
 function render() {
   if (S.problem) return;
   const d = S.editing ? { cells: S.editCells, owners: new Map(), side: 0 } : derive();
@@ -428,7 +434,7 @@ function render() {
 
   // "idle" once the answer is in and nothing is due: what a test (or a
   // person) waits for before the next move.
-  const due = !S.editing && !S.rated && !d.over && S.at === S.moves.length && levelOf(d.side) !== "human";
+  const due = computerDue(d);
   const settled = S.editing ||
     ((S.answer || rated) && !S.busy && !due && !S.lineAsking && !S.reviewing && !S.checking);
   document.body.dataset.state = settled ? "idle" : "busy";
@@ -536,7 +542,7 @@ async function refresh() {
     tick();
     render();
     const params = { game: S.entry.game, position };
-    const computerDue = !S.editing && !d.over && S.at === S.moves.length && levelOf(d.side) !== "human";
+    const due = computerDue(d);
     // Where the server searches, each move's range shows as it narrows.
     const answer = tableOnly(S.entry)
       ? await api("probe", params)
@@ -546,7 +552,7 @@ async function refresh() {
         // computer is to move, its best move is all it needs (the search
         // stops); else the value is known, so the move just made is
         // announced now and the rest comes when the search ends.
-        if (partial.ok && computerDue) return true;
+        if (partial.ok && due) return true;
         S.answer = partial;
         render();
         if (partial.ok) announceMove();
