@@ -86,8 +86,15 @@ pub struct Answer<G: Tabled> {
     /// Whether the value's plies are an upper bound (see `Probed::at_most`).
     pub at_most: bool,
     /// The legal moves missing from [`moves`](Answer::moves): those a table
-    /// that covers the position does not cover (they are not searched).
+    /// that covers the position does not cover, and a live search within
+    /// the caller's deadline did not settle.
     pub unknown: Vec<G::Move>,
+    /// The moves of [`moves`](Answer::moves) a table that covers the
+    /// position left open and a live search valued within the caller's
+    /// deadline ([`answer_within`](GameOracle::answer_within)), in the
+    /// game's order; empty where the table valued every move it answers or
+    /// no table answered (then `source` is already `Search`).
+    pub searched: Vec<G::Move>,
 }
 
 /// Perfect-play answers for one game: from its table if one was given, from
@@ -419,8 +426,14 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
                 at_most: child.1,
             });
         }
+        let mut searched = Vec::new();
         if uncovered && !unknown.is_empty() {
+            let before = unknown.clone();
             self.search_uncovered(position, &mut moves, &mut unknown, stop)?;
+            searched = before
+                .into_iter()
+                .filter(|mv| !unknown.contains(mv))
+                .collect();
         }
         // Stable: of moves alike, the table's stay first.
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -432,6 +445,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
             source,
             at_most,
             unknown,
+            searched,
         })
     }
 

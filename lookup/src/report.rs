@@ -39,8 +39,13 @@ pub struct Report {
     /// but those in [`unknown`](Report::unknown).
     pub moves: Vec<MoveReport>,
     /// Legal moves whose values are not known: where a table of part of
-    /// the game (Qubic's strategy) covers the position but not the move.
+    /// the game (Qubic's strategy) covers the position but not the move,
+    /// and a live search within the request's deadline did not settle it.
     pub unknown: Vec<String>,
+    /// Moves of [`moves`](Report::moves) that such a table left open and
+    /// a live search valued within the request's deadline, in the game's
+    /// order (the rest of `moves` are the table's).
+    pub searched: Vec<String>,
 }
 
 /// The JSON fields of a value: `result` and `plies` (and `plies_bound`:
@@ -67,7 +72,10 @@ impl Report {
     /// `{"game":"tictactoe","position":"...","to_move":"X","result":"win",
     /// "plies":3,"source":"table","moves":[{"move":"4","result":"win",
     /// "plies":3}, ...]}`; dots-and-boxes has `value` instead of
-    /// `result`/`plies`, and no `to_move`.
+    /// `result`/`plies`, and no `to_move`. Where a table answers the
+    /// position but not every move (Qubic off the strategy's line),
+    /// `unknown_moves` lists the moves without a value and `searched_moves`
+    /// those of `moves` a live search valued; each is left out when empty.
     ///
     /// `game` is the name requests take (`tictactoe`, `cube`, `dots:2x2`),
     /// so an answer's `game` and `position` can be sent back as a request.
@@ -93,6 +101,9 @@ impl Report {
         object.insert("moves".into(), Json::Array(moves));
         if !self.unknown.is_empty() {
             object.insert("unknown_moves".into(), json!(self.unknown));
+        }
+        if !self.searched.is_empty() {
+            object.insert("searched_moves".into(), json!(self.searched));
         }
         Json::Object(object)
     }
@@ -292,12 +303,13 @@ pub fn report<G: Tabled, D: TableData>(
         let value: AnyValue = value.into();
         if at_most { value.at_most() } else { value }
     };
-    let (value, source, moves, unknown) = match want {
+    let (value, source, moves, unknown, searched) = match want {
         Want::Value => {
             let probe = oracle.probe_value_within(position, stop)?;
             (
                 bounded(probe.value, probe.at_most),
                 probe.source,
+                Vec::new(),
                 Vec::new(),
                 Vec::new(),
             )
@@ -318,11 +330,13 @@ pub fn report<G: Tabled, D: TableData>(
                 })
                 .collect();
             let unknown = answer.unknown.iter().map(ToString::to_string).collect();
+            let searched = answer.searched.iter().map(ToString::to_string).collect();
             (
                 bounded(answer.value, answer.at_most),
                 answer.source,
                 moves,
                 unknown,
+                searched,
             )
         }
     };
@@ -334,5 +348,6 @@ pub fn report<G: Tabled, D: TableData>(
         source,
         moves,
         unknown,
+        searched,
     })
 }

@@ -264,6 +264,11 @@ class Report:
     @property
     def unknown(self) -> Tuple[str, ...]:
         """The legal moves whose values are not known (Qubic's strategy); empty elsewhere."""
+    @property
+    def searched(self) -> Tuple[str, ...]:
+        """The moves of ``moves`` Qubic's strategy leaves open and a live
+        search valued within ``max_seconds``, in the game's order; empty
+        where the table valued every move it answers."""
     def to_json(self) -> str:
         """One line of JSON in the shape of ``solvedb probe --json``."""
 

@@ -217,6 +217,14 @@ impl PyReport {
         PyTuple::new(py, &self.report.unknown)
     }
 
+    /// The moves of `moves` that such a strategy leaves open and a live
+    /// search valued within `max_seconds` (a tuple of move strings, in the
+    /// game's order); empty where the table valued every move it answers.
+    #[getter]
+    fn searched<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.report.searched)
+    }
+
     /// The answer as one line of JSON, the shape of `solvedb probe --json`.
     fn to_json(&self) -> String {
         self.report.to_json().to_string()

@@ -212,6 +212,32 @@ def test_qubic_strategy_answers_from_its_table(oracle):
     assert oracle.probe("dots:1x1", "1x1:0000").plies_bound is None
 
 
+def test_qubic_moves_the_strategy_leaves_open_are_searched_within_max_seconds(tables):
+    # A position of the strategy's line, X to move at 12 stones (each side
+    # the table's best move, O the longest resistance): the table values
+    # some of X's moves; with `max_seconds` a live search values others and
+    # says which, the table's own moves and values unchanged.
+    bare = solvedb.Oracle(tables)
+    cells = ["."] * 64
+    for stones in range(12):
+        best = bare.moves("qubic", "".join(cells)).moves[0].move
+        cells[int(best)] = "XO"[stones % 2]
+    position = "".join(cells)
+    tables_only = bare.moves("qubic", position)
+    assert tables_only.source == "table" and tables_only.unknown and not tables_only.searched
+    searching = solvedb.Oracle(tables, max_seconds=3.0).moves("qubic", position)
+    assert searching.source == "table" and searching.result == tables_only.result
+    searched = set(searching.searched)
+    assert searched, "the search valued none of the moves the table leaves open"
+    assert searched <= set(tables_only.unknown)
+    assert not searched & set(searching.unknown)
+    assert list(searching.searched) == [m for m in tables_only.unknown if m in searched]
+    by_table = [(m.move, m.result, m.plies) for m in searching.moves if m.move not in searched]
+    assert sorted(by_table) == sorted((m.move, m.result, m.plies) for m in tables_only.moves)
+    assert len(searching.moves) + len(searching.unknown) == 64 - 12
+    assert '"searched_moves"' in searching.to_json()
+
+
 def test_qubic_is_answered_by_live_search(oracle, tmp_path):
     # 40 stones from careful play, X to move: a fork wins in 3. Without
     # Qubic's table (an empty tables directory) every move is searched.

@@ -690,6 +690,16 @@ async fn a_tables_answer_streams_first_then_its_open_moves(page: &Page) {
             "{position}: {m} kept"
         );
     }
+    // The answer names the moves its search valued: those beyond the
+    // tables' answer, in the game's order.
+    let by_tables = names(&first, "moves");
+    let added: Vec<String> = Qubic
+        .moves(Qubic.parse(&position).unwrap())
+        .iter()
+        .map(ToString::to_string)
+        .filter(|m| names(body, "moves").contains(m) && !by_tables.contains(m))
+        .collect();
+    assert_eq!(names(body, "searched_moves"), added, "{position}");
     let valued = names(body, "moves").len();
     assert_eq!(
         valued + open.len(),
@@ -703,16 +713,11 @@ async fn a_tables_answer_streams_first_then_its_open_moves(page: &Page) {
     // The page: the tables' answer streamed, then the search's; its open
     // moves untagged, the moves it searched said to be.
     page.open(&for_two("qubic", &on_page)).await;
-    // The page is idle once it has the tables' answer; the search's comes
-    // within the server's search time.
-    let streamed = Instant::now();
-    while page.text("explain").await.contains("Searching the") {
-        assert!(
-            streamed.elapsed() < Duration::from_secs(30),
-            "{on_page}: the search never ended"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    // The page is idle only once the search's answer is in (within the
+    // server's search time), not at the streamed tables' answer.
+    page.idle().await;
+    let explain = page.text("explain").await;
+    assert!(!explain.contains("Searching the"), "{on_page}: {explain}");
     page.screenshot("qubic-table-then-search-1280").await;
     let listed = page
         .js("return document.querySelectorAll('#moves button').length")
@@ -737,13 +742,28 @@ async fn a_tables_answer_streams_first_then_its_open_moves(page: &Page) {
     assert!(source.starts_with(of_value), "{on_page}: {source}");
     let said = match searched {
         0 => None,
-        1 => Some("The value of 1 other move was worked out now by an exact search".to_owned()),
+        1 => Some("The value of 1 other move was worked out by an exact search".to_owned()),
         n => Some(format!(
-            "The values of {n} other moves were worked out now by an exact search"
+            "The values of {n} other moves were worked out by an exact search"
         )),
     };
-    match said {
-        Some(said) => assert!(source.contains(&said), "{on_page}: {source}"),
+    match &said {
+        Some(said) => assert!(source.contains(said), "{on_page}: {source}"),
+        None => assert!(!source.contains("exact search"), "{on_page}: {source}"),
+    }
+    // Opened again, the position is answered from what the server kept
+    // (no stream of the tables' answer first): the same moves, and the
+    // same count of those its search valued.
+    page.open(&for_two("qubic", &on_page)).await;
+    page.idle().await;
+    let again = page
+        .js("return document.querySelectorAll('#moves button').length")
+        .await;
+    assert_eq!(again.as_u64(), Some(listed as u64), "{on_page}");
+    let source = page.text("source").await;
+    assert!(source.starts_with(of_value), "{on_page}: {source}");
+    match &said {
+        Some(said) => assert!(source.contains(said), "{on_page}: {source}"),
         None => assert!(!source.contains("exact search"), "{on_page}: {source}"),
     }
 }

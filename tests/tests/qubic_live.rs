@@ -239,6 +239,7 @@ fn the_moves_a_tables_answer_leaves_open_are_searched_within_a_deadline() {
             (alone.moves.len(), &alone.unknown),
             "{text}"
         );
+        assert!(alone.searched.is_empty() && covered.searched.is_empty());
         let searched = oracle.answer_within(board, &stop).unwrap();
         assert_eq!(
             (searched.score, searched.at_most),
@@ -250,6 +251,15 @@ fn the_moves_a_tables_answer_leaves_open_are_searched_within_a_deadline() {
             Qubic.moves(board).len(),
             "{text}"
         );
+        // The answer names the moves the search valued: the open ones it
+        // settled, in the game's order.
+        let settled: Vec<_> = alone
+            .unknown
+            .iter()
+            .filter(|mv| searched.moves.iter().any(|m| m.mv == **mv))
+            .copied()
+            .collect();
+        assert_eq!(searched.searched, settled, "{text}");
         for m in &searched.moves {
             if let Some(was) = alone.moves.iter().find(|a| a.mv == m.mv) {
                 assert_eq!((m.score, m.at_most), (was.score, was.at_most), "{text}");

@@ -155,7 +155,14 @@ pub(super) fn print_report(
         writeln!(out, "the game is over")?;
     }
     for m in &report.moves {
-        writeln!(out, "  move {:>6}  {}", m.mv, paint.value(m.value))?;
+        // Qubic off the strategy's line: a move the table left open and
+        // the search within --seconds valued says so.
+        let by = if report.searched.contains(&m.mv) {
+            "  (live search)"
+        } else {
+            ""
+        };
+        writeln!(out, "  move {:>6}  {}{by}", m.mv, paint.value(m.value))?;
     }
     if !report.unknown.is_empty() {
         // Qubic off the strategy's line: moves no table covers, searched

@@ -251,6 +251,7 @@ fn proven_now<G: Game>(
             },
             moves: valued,
             unknown: Vec::new(),
+            searched: Vec::new(),
         })
     } else {
         let moves: Vec<BoundedMove> = moves

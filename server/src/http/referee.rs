@@ -310,6 +310,7 @@ mod tests {
                 },
             ],
             unknown: Vec::new(),
+            searched: Vec::new(),
         };
         assert_eq!(judge(Some(&report), "1"), (Some(true), Some(0)));
         assert_eq!(judge(Some(&report), "2"), (Some(true), Some(0)));

@@ -21,14 +21,11 @@ export async function api(path, params) {
  * moves it leaves open are searched); resolves to the final answer, the
  * shape `api("probe")` gives. Where `onBounds` returns true for a table's
  * answer, that answer is the final one (marked `early`): the stream
- * closes and the server's search of the open moves stops. Otherwise the
- * final answer counts the moves the search valued beyond the table's
- * (`searchedMoves`). */
+ * closes and the server's search of the open moves stops. */
 export function analysis(params, onBounds) {
   return new Promise((resolve) => {
     const source = new EventSource(`/api/v1/analysis?${new URLSearchParams(params)}`);
     let done = false;
-    let tableMoves = null;
     const end = (answer) => {
       if (done) return;
       done = true;
@@ -42,15 +39,12 @@ export function analysis(params, onBounds) {
     source.addEventListener("moves", (e) => {
       if (done) return;
       const json = JSON.parse(e.data);
-      tableMoves = json.moves.length;
       if (onBounds({ ok: true, streaming: true, json }) === true) end({ ok: true, early: true, json });
     });
     source.addEventListener("answer", (e) => {
       const d = JSON.parse(e.data);
       S.searches = d.searches;
-      if (d.status !== 200) end({ ok: false, status: d.status, ...d.body });
-      else if (tableMoves === null) end({ ok: true, json: d.body });
-      else end({ ok: true, json: d.body, searchedMoves: d.body.moves.length - tableMoves });
+      end(d.status === 200 ? { ok: true, json: d.body } : { ok: false, status: d.status, ...d.body });
     });
     source.addEventListener("error", () =>
       end({ ok: false, kind: "io", error: "the server's stream of the analysis ended early" }));

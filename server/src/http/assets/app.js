@@ -286,11 +286,13 @@ function render() {
     cls = value.cls;
     meaning = explain(S.answer.json, who, other);
     source = sourceText(S.answer.json);
-    const searched = S.answer.searchedMoves || 0;
+    // The moves the server's search valued beyond the table's answer
+    // (now, or earlier for a position it kept).
+    const searched = (S.answer.json.searched_moves || []).length;
     if (searched > 0) {
       const one = searched === 1;
       source += ` The ${one ? "value" : "values"} of ${plural(searched, "other move")} ` +
-        `${one ? "was" : "were"} worked out now by an exact search.`;
+        `${one ? "was" : "were"} worked out by an exact search.`;
     }
     const untagged = S.answer.json.unknown_moves || [];
     if (untagged.length && S.answer.streaming) {
@@ -434,9 +436,11 @@ function render() {
 
   // "idle" once the answer is in and nothing is due: what a test (or a
   // person) waits for before the next move.
+  // A streamed answer (bounds, or a table's answer whose open moves are
+  // still searched) is not settled: the request is still in flight.
   const due = computerDue(d);
   const settled = S.editing ||
-    ((S.answer || rated) && !S.busy && !due && !S.lineAsking && !S.reviewing && !S.checking);
+    ((S.answer || rated) && !S.asking && !S.busy && !due && !S.lineAsking && !S.reviewing && !S.checking);
   document.body.dataset.state = settled ? "idle" : "busy";
 }
 
@@ -657,11 +661,9 @@ function onPick(mv) {
 }
 
 async function maybeComputer(token) {
-  if (S.busy || S.editing || S.rated || S.at !== S.moves.length) return;
   const d = derive();
-  if (d.over) return;
+  if (S.busy || !computerDue(d)) return;
   const level = levelOf(d.side);
-  if (level === "human") return;
   S.busy = true;
   render();
   await new Promise((r) => setTimeout(r, 250));
