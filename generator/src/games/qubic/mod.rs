@@ -3,26 +3,18 @@
 //! [`prover`] sized for a build: gigabytes of proof table on huge pages), the
 //! tasks a build keeps ([`parts`]), the walk of a table's strategy
 //! against every defence with rules of its own ([`walk`]: `solvedb verify`
-//! and `solvedb export qubic`), and `solvedb bench qubic`, which measures
-//! the live search that answers positions outside the strategy: positions
-//! with 40, 48 and 56 stones from seeded random play, each answered as
-//! `solvedb probe` answers it without a table — the value and every move's
-//! value, within the command line's default budget — and the value alone.
-//!
-//! Two kinds of random play. Uniform play leaves threats everywhere, so a
-//! game still going at 40 stones is nearly always a win in 1 for someone.
-//! *Careful* play completes a line when it can, else blocks a threat, else
-//! makes a fork (two threats at once), else takes the opponent's fork cell,
-//! else plays at random; its positions are kept only where they are *calm*
-//! (nobody threatens a cell, the side to move has no fork), which the rules
-//! do not settle at once: those need real search.
+//! and `solvedb export qubic`), the opening table ([`opening`],
+//! [`opening_walk`]), and `solvedb bench qubic` ([`bench`]) on positions
+//! from seeded random play ([`samples`]).
 
+mod bench;
 pub mod dictionary;
 pub mod opening;
 pub mod opening_walk;
 pub mod parts;
 pub mod prove;
 mod replies;
+pub mod samples;
 pub mod smaller;
 /// The df-pn prover, which the library's probe also runs (on requests).
 pub use solvedb_lookup::games::qubic::prover;
@@ -31,31 +23,21 @@ pub mod walk;
 use std::io::Write;
 use std::ops::RangeInclusive;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use solvedb_lookup::format::{ValueEncoding, wide_entries};
 use solvedb_lookup::games::qubic::opening::OPENING_FILE;
-use solvedb_lookup::games::qubic::{strategy, threats};
-use solvedb_lookup::testkit::Rng;
-use solvedb_lookup::{
-    Error, ExactSolver, Game, GameId, GameOracle, Oracle, Qubic, QubicBoard, QubicCell,
-    QubicSolver, SearchLimits, Table, Wdl,
-};
+use solvedb_lookup::games::qubic::strategy;
+use solvedb_lookup::{Error, Game, GameId, Oracle, Qubic, Table};
 
-use crate::bench::{BenchOptions, median};
+use crate::bench::BenchOptions;
 use crate::build::{Buildable, LayerCount, Solution, human_bytes, physical_memory};
 use crate::export::{Destination, ExportOptions, ExportSummary, Format};
 use crate::games::GeneratorGame;
 use crate::text::{count, seconds};
 use parts::TaskStore;
 use prove::{ProofOptions, ProvedStrategy, TASK_TABLE_BYTES, prove_strategy};
-
-/// The stone counts measured.
-pub const STONES: [u32; 3] = [40, 48, 56];
-
-/// Positions per stone count and kind of play unless `--positions` says.
-pub const POSITIONS: usize = 25;
 
 /// Memory besides the tasks' proof tables: the merged strategy and the
 /// walks' maps.
@@ -317,52 +299,7 @@ impl GeneratorGame for Qubic {
     }
 
     fn bench(&self, options: &BenchOptions, out: &mut dyn Write) -> Result<()> {
-        let positions = options.positions_or(POSITIONS);
-        writeln!(
-            out,
-            "qubic live search (no table): {positions} positions per stone count and kind of \
-             play, each answered within {} nodes",
-            options.search_nodes
-        )?;
-        for careful in [false, true] {
-            writeln!(
-                out,
-                "{}",
-                if careful {
-                    "calm positions from careful random play:"
-                } else {
-                    "positions from uniformly random play:"
-                }
-            )?;
-            writeln!(
-                out,
-                "{:>6} {:>7} {:>8} {:>9} {:>10} {:>10} {:>10} {:>10}  values",
-                "stones", "tried", "skipped", "answered", "median", "max", "value med", "value max"
-            )?;
-            for stones in STONES {
-                let row = measure(stones, careful, positions, options.search_nodes)?;
-                writeln!(
-                    out,
-                    "{stones:>6} {positions:>7} {:>8} {:>9} {:>10} {:>10} {:>10} {:>10}  {} win, {} draw, {} loss",
-                    row.skipped,
-                    row.answered,
-                    shown(row.answers.median()),
-                    shown(row.answers.max()),
-                    shown(row.values.median()),
-                    shown(row.values.max()),
-                    row.results[Wdl::Win as usize],
-                    row.results[Wdl::Draw as usize],
-                    row.results[Wdl::Loss as usize],
-                )?;
-            }
-        }
-        writeln!(
-            out,
-            "answered: the value and every move's value within the budget (what `probe` \
-             prints); median/max over the answered ones; value: the position's value alone; \
-             skipped: random games over (or not calm) at that many stones, replaced"
-        )?;
-        Ok(())
+        bench::bench(options, out)
     }
 }
 
@@ -379,169 +316,12 @@ fn verify_strategy(table: &Table<Vec<u8>>, out: &mut dyn Write) -> Result<walk::
     Ok(walked)
 }
 
-/// Times of the answered positions.
-#[derive(Default)]
-struct Times(Vec<Duration>);
-
-impl Times {
-    fn median(&self) -> Option<Duration> {
-        (!self.0.is_empty()).then(|| median(self.0.clone()))
-    }
-
-    fn max(&self) -> Option<Duration> {
-        self.0.iter().max().copied()
-    }
-}
-
-/// One stone count's figures.
-struct Row {
-    skipped: usize,
-    answered: usize,
-    answers: Times,
-    values: Times,
-    results: [usize; 3],
-}
-
-fn measure(stones: u32, careful: bool, positions: usize, nodes: u64) -> Result<Row> {
-    let limits = SearchLimits {
-        nodes: Some(nodes),
-        ..SearchLimits::default()
-    };
-    let mut rng = Rng::new(0x9b1c + u64::from(stones) + u64::from(careful));
-    let mut row = Row {
-        skipped: 0,
-        answered: 0,
-        answers: Times::default(),
-        values: Times::default(),
-        results: [0; 3],
-    };
-    let mut tried = 0;
-    while tried < positions {
-        let Some(board) = random_position(&mut rng, stones, careful) else {
-            row.skipped += 1;
-            continue;
-        };
-        tried += 1;
-        // A fresh oracle each time: no position profits from another's
-        // search.
-        let oracle =
-            GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits.clone());
-        let started = Instant::now();
-        match oracle.answer(board) {
-            Ok(answer) => {
-                row.answers.0.push(started.elapsed());
-                row.answered += 1;
-                row.results[answer.value.wdl as usize] += 1;
-            }
-            Err(Error::BudgetExhausted { .. }) => {}
-            Err(e) => bail!("{}: {e}", Qubic.notation(board)),
-        }
-        let oracle =
-            GameOracle::<_, Vec<u8>>::search_only(Qubic).with_search_limits(limits.clone());
-        let started = Instant::now();
-        if oracle.probe(board).is_ok() {
-            row.values.0.push(started.elapsed());
-        }
-    }
-    Ok(row)
-}
-
-fn shown(time: Option<Duration>) -> String {
-    match time.map(|t| t.as_secs_f64()) {
-        Some(t) if t < 1e-3 => format!("{:.0} µs", t * 1e6),
-        Some(t) if t < 1.0 => format!("{:.1} ms", t * 1e3),
-        Some(t) => format!("{t:.2} s"),
-        None => "-".to_owned(),
-    }
-}
-
-/// The empty cells where `stones` (against `blockers`) make two threats at
-/// once.
-fn forks(stones: u64, blockers: u64) -> u64 {
-    let empty = !(stones | blockers);
-    (0..64)
-        .filter(|&c| empty >> c & 1 != 0)
-        .filter(|&c| threats(stones | 1 << c, empty & !(1 << c)).count_ones() >= 2)
-        .fold(0, |cells, c| cells | 1 << c)
-}
-
-/// The position after `stones` random moves, or `None` if the game ended
-/// first (or, with `careful`, is not calm there).
-pub fn random_position(rng: &mut Rng, stones: u32, careful: bool) -> Option<QubicBoard> {
-    let mut board = Qubic.start();
-    while board.stones() < stones {
-        let moves = Qubic.moves(board);
-        if moves.is_empty() {
-            return None;
-        }
-        let (me, you) = board.mover_and_other();
-        let empty = board.empty();
-        let preferred = [
-            threats(me, empty),
-            threats(you, empty),
-            forks(me, you),
-            forks(you, me),
-        ]
-        .into_iter()
-        .find(|&cells| cells != 0);
-        let mv = match preferred {
-            Some(cells) if careful => {
-                let cells: Vec<QubicCell> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| cells >> m.index() & 1 != 0)
-                    .collect();
-                *rng.pick(&cells)
-            }
-            _ => *rng.pick(&moves),
-        };
-        board = Qubic.play(board, mv).0;
-    }
-    let (me, you) = board.mover_and_other();
-    let empty = board.empty();
-    let calm = threats(me, empty) == 0 && threats(you, empty) == 0 && forks(me, you) == 0;
-    (Qubic.terminal_score(board).is_none() && (calm || !careful)).then_some(board)
-}
-
-/// `count` calm X-to-move positions with `stones` stones from seeded
-/// careful play ([`random_position`]) that X wins by the live solver within
-/// 2·10⁶ positions, with their scores; with `records`, only those X does
-/// not win by a threat line (their strategies need the prover and records
-/// in a table). Roots small enough for a test to prove.
-pub fn won_positions(
-    count: usize,
-    stones: u32,
-    seed: u64,
-    records: bool,
-) -> Vec<(QubicBoard, i32)> {
-    let mut rng = Rng::new(seed);
-    let mut threats = strategy::probe_threats();
-    let mut found = Vec::new();
-    while found.len() < count {
-        let Some(board) = random_position(&mut rng, stones, true) else {
-            continue;
-        };
-        if !board.x_to_move() || (records && strategy::threat_move(&mut threats, board).is_some()) {
-            continue;
-        }
-        let mut solver = QubicSolver::new(SearchLimits {
-            nodes: Some(2_000_000),
-            ..SearchLimits::default()
-        });
-        if let Ok(score) = solver.score(board)
-            && score > 0
-        {
-            found.push((board, score));
-        }
-    }
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::prover::{Attacker, Prover, ProverLimits, Verdict};
-    use solvedb_lookup::WIN_SCORE;
+    use super::samples::won_positions;
     use solvedb_lookup::games::qubic::strategy::board_of_key;
+    use solvedb_lookup::{ExactSolver, QubicCell, QubicSolver, SearchLimits, WIN_SCORE};
 
     use super::*;
     use crate::build::encode_solution;
