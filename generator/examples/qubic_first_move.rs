@@ -1,17 +1,21 @@
 //! Proves X's win (or fails to) after one first move with the build's
 //! pipeline: `qubic_first_move CELL [--threads N] [--mib M] [--nodes N]
-//! [--out DIR]`. Every O reply up to symmetry is a task, proved as
-//! `solvedb build qubic` proves the corner's (growing stone limits, a
+//! [--out DIR] [--survey]`. Every O reply up to symmetry is a task, proved
+//! as `solvedb build qubic` proves the corner's (growing stone limits, a
 //! prover of its own each); each task's result is kept in
 //! `DIR/qubic-tasks/` so that a run resumes. Prints each task as it ends,
-//! then the totals and the peak memory.
+//! then the totals and the peak memory. With `--survey` every task is
+//! tried within the node budget whether or not another was proved,
+//! easiest first, and the run ends with a line per task.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use solvedb_generator::games::qubic::parts::TaskStore;
 use solvedb_generator::games::qubic::peak_memory;
-use solvedb_generator::games::qubic::prove::{ProofOptions, prove_first_move, within};
+use solvedb_generator::games::qubic::prove::{
+    ProofOptions, prove_first_move, survey_first_move, within,
+};
 use solvedb_lookup::{Game, Qubic};
 
 fn main() -> anyhow::Result<()> {
@@ -22,9 +26,17 @@ fn main() -> anyhow::Result<()> {
         ..ProofOptions::default()
     };
     let mut out = PathBuf::from("target/qubic-first-move");
+    let mut survey = false;
     let mut i = 1;
-    while i + 1 < args.len() {
-        let value = &args[i + 1];
+    while i < args.len() {
+        if args[i] == "--survey" {
+            survey = true;
+            i += 1;
+            continue;
+        }
+        let Some(value) = args.get(i + 1) else {
+            anyhow::bail!("{} needs a value", args[i]);
+        };
         match args[i].as_str() {
             "--threads" => options.threads = value.parse()?,
             "--mib" => options.task_table_bytes = value.parse::<u64>()? << 20,
@@ -40,6 +52,35 @@ fn main() -> anyhow::Result<()> {
     let progress = |line: &str| {
         println!("[{:>8.1} s] {line}", started.elapsed().as_secs_f64());
     };
+    if survey {
+        let tasks = survey_first_move(Qubic.start(), first, options, Some(&store), &progress)?;
+        let proved = tasks.iter().filter(|t| t.2.is_some()).count();
+        for (cell, task, report) in &tasks {
+            match report {
+                Some(r) => println!(
+                    "O on {cell:>2} ({}): proved{}, {} nodes, {:.1} s, {} strategy moves",
+                    Qubic.notation(*task),
+                    within(r.stone_limit),
+                    r.nodes,
+                    r.prove.as_secs_f64(),
+                    r.moves
+                ),
+                None => println!(
+                    "O on {cell:>2} ({}): not proved within the budget",
+                    Qubic.notation(*task)
+                ),
+            }
+        }
+        println!(
+            "after X on {first}: {proved} of {} tasks proved, {:.1} s wall",
+            tasks.len(),
+            started.elapsed().as_secs_f64()
+        );
+        if let Some(peak) = peak_memory() {
+            println!("peak memory {peak} bytes");
+        }
+        return Ok(());
+    }
     let result = prove_first_move(Qubic.start(), first, options, Some(&store), &progress)?;
     match result {
         Ok(reports) => {

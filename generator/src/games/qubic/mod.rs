@@ -497,6 +497,62 @@ mod tests {
     }
 
     #[test]
+    fn a_survey_tries_every_task_of_a_first_move_and_agrees_with_the_proof() {
+        let (root, _) = won_positions(1, 36, 2023, true)[0];
+        let mut solver = QubicSolver::new(SearchLimits::default());
+        let mut outcome = |first: u8| {
+            let after = root.with_move(QubicCell::new(first).expect("a cell"));
+            solver.score(after).expect("solved")
+        };
+        let empty: Vec<u8> = (0..64).filter(|&c| root.empty() >> c & 1 != 0).collect();
+        let winning = *empty.iter().find(|&&c| outcome(c) < 0).expect("X wins");
+        // A move that neither wins nor lets O complete a line at once.
+        let other = *empty
+            .iter()
+            .find(|&&c| {
+                let after = root.with_move(QubicCell::new(c).expect("a cell"));
+                outcome(c) >= 0
+                    && (0..64).all(|o| {
+                        after.empty() >> o & 1 == 0
+                            || !solvedb_lookup::games::qubic::has_line(
+                                after.with_move(QubicCell::new(o).expect("a cell")).o(),
+                            )
+                    })
+            })
+            .expect("a move that does not win");
+        let survey =
+            prove::survey_first_move(root, winning, options(), None, &|_| {}).expect("surveyed");
+        let proof = prove::prove_first_move(root, winning, options(), None, &|_| {})
+            .expect("proved")
+            .expect("X wins");
+        assert!(survey.iter().all(|t| t.2.is_some()));
+        assert_eq!(survey.len(), proof.len());
+        // Where X does not win, some task is not proved, and every other
+        // task is still tried.
+        let survey =
+            prove::survey_first_move(root, other, options(), None, &|_| {}).expect("surveyed");
+        let after = root.with_move(QubicCell::new(other).expect("a cell"));
+        let replies: std::collections::HashSet<_> = (0..64u8)
+            .filter(|&o| after.empty() >> o & 1 != 0)
+            .map(|o| {
+                solvedb_lookup::games::qubic::canonical_with_symmetry(
+                    after.with_move(QubicCell::new(o).expect("a cell")),
+                )
+                .0
+            })
+            .collect();
+        assert_eq!(survey.len(), replies.len());
+        assert!(survey.iter().any(|t| t.2.is_none()));
+        for (cell, task, _) in &survey {
+            let reply = after.with_move(QubicCell::new(*cell).expect("a cell"));
+            assert_eq!(
+                solvedb_lookup::games::qubic::canonical_with_symmetry(reply).0,
+                *task
+            );
+        }
+    }
+
+    #[test]
     fn the_walk_refuses_broken_strategies() {
         let (root, _) = won_positions(1, 36, 2021, true)[0];
         let proved = prove_strategy(root, options(), None, &|_| {}).expect("proved");

@@ -397,6 +397,93 @@ pub(super) fn key(board: QubicBoard) -> u128 {
     solvedb_lookup::games::qubic::strategy::key(board)
 }
 
+/// The tasks of X's move (`after`: O to move): each O reply up to
+/// symmetry, canonical, with a cell O plays for it; replies on the cells of
+/// seven lines first (O's strongest, which are the hardest tasks:
+/// docs/qubic.md). `Err(reply)`: a reply after which O has a line or the
+/// board is full, so the move is not a win.
+fn tasks_of(after: QubicBoard) -> std::result::Result<Vec<(u8, QubicBoard)>, QubicBoard> {
+    let mut seen = HashSet::new();
+    let mut positions: Vec<(u8, QubicBoard)> = Vec::new();
+    for c in 0..64u8 {
+        if after.empty() >> c & 1 == 0 {
+            continue;
+        }
+        let reply = after.with_move(QubicCell::new(c).expect("a cell"));
+        if solvedb_lookup::games::qubic::has_line(reply.o()) || reply.empty() == 0 {
+            return Err(reply);
+        }
+        let (canonical, _) = canonical_with_symmetry(reply);
+        if seen.insert(canonical) {
+            positions.push((c, canonical));
+        }
+    }
+    positions.sort_by_key(|&(cell, board)| (std::cmp::Reverse(lines_through(cell)), board));
+    Ok(positions)
+}
+
+/// Every task of X's first move `first` from `root`, each kept or proved
+/// as a build's task is (within `options`' node budget a task), without
+/// stopping at one that is not proved, easiest first (replies on cells of
+/// four lines before those of seven), on `options.threads` threads: each
+/// O reply's cell, its task, and the task's report where it was proved.
+/// How far a first move's proof gets within a budget
+/// (`qubic_first_move CELL --survey`).
+#[allow(clippy::type_complexity)]
+pub fn survey_first_move(
+    root: QubicBoard,
+    first: u8,
+    options: ProofOptions,
+    store: Option<&TaskStore>,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<(u8, QubicBoard, Option<TaskReport>)>> {
+    if !root.x_to_move() || first >= 64 || root.empty() >> first & 1 == 0 {
+        bail!("the root must have X to move and the move an empty cell");
+    }
+    let after = root.with_move(QubicCell::new(first).expect("a cell"));
+    let mut tasks = match tasks_of(after) {
+        Ok(tasks) => tasks,
+        Err(reply) => bail!("{} wins for O or fills the board", Qubic.notation(reply)),
+    };
+    tasks.reverse();
+    let count = tasks.len();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<TaskReport>>> = Mutex::new(vec![None; count]);
+    let error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count || error.lock().expect("no task panics").is_some() {
+                        break;
+                    }
+                    let (cell, task) = tasks[i];
+                    let result = kept_or_proved(task, options, store, &|line| {
+                        progress(&format!("task {}/{count} (O on {cell}) {line}", i + 1))
+                    });
+                    match result {
+                        Ok(proved) => {
+                            results.lock().expect("no task panics")[i] =
+                                proved.map(|(_, report)| report)
+                        }
+                        Err(e) => *error.lock().expect("no task panics") = Some(e),
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = error.into_inner().expect("no task panics") {
+        return Err(e);
+    }
+    let results = results.into_inner().expect("no task panics");
+    Ok(tasks
+        .into_iter()
+        .zip(results)
+        .map(|((cell, task), report)| (cell, task, report))
+        .collect())
+}
+
 /// Proves every O reply to X's move (`after`: O to move), one task each.
 /// `Ok(Err(task))`: a task that was not proved.
 #[allow(clippy::type_complexity)]
@@ -406,29 +493,14 @@ fn prove_move(
     store: Option<&TaskStore>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<std::result::Result<(Vec<TaskMoves>, Vec<TaskReport>), QubicBoard>> {
-    // Replies up to symmetry; a reply X answers at once is no task.
-    let mut seen = HashSet::new();
-    let mut positions: Vec<(u8, QubicBoard)> = Vec::new();
-    for c in 0..64u8 {
-        if after.empty() >> c & 1 == 0 {
-            continue;
-        }
-        let reply = after.with_move(QubicCell::new(c).expect("a cell"));
-        if solvedb_lookup::games::qubic::has_line(reply.o()) || reply.empty() == 0 {
-            // O wins, or the board fills: the move is not a win.
-            return Ok(Err(reply));
-        }
-        let (canonical, _) = canonical_with_symmetry(reply);
-        if seen.insert(canonical) {
-            positions.push((c, canonical));
-        }
-    }
-    // Replies on the cells of seven lines first (O's strongest, which
-    // are the hardest tasks: docs/qubic.md), so that the long tasks start
-    // at once on every thread; each task's result does not depend on when
-    // it runs.
-    positions.sort_by_key(|&(cell, board)| (std::cmp::Reverse(lines_through(cell)), board));
-    let positions: Vec<QubicBoard> = positions.into_iter().map(|(_, board)| board).collect();
+    // Replies up to symmetry; a reply X answers at once is no task. The
+    // long tasks start at once on every thread; each task's result does
+    // not depend on when it runs.
+    let positions: Vec<QubicBoard> = match tasks_of(after) {
+        Ok(tasks) => tasks.into_iter().map(|(_, board)| board).collect(),
+        // O wins, or the board fills: the move is not a win.
+        Err(reply) => return Ok(Err(reply)),
+    };
     let count = positions.len();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Option<(TaskMoves, TaskReport)>>>>> =
