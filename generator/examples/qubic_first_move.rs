@@ -1,12 +1,14 @@
 //! Proves X's win (or fails to) after one first move with the build's
 //! pipeline: `qubic_first_move CELL [--threads N] [--mib M] [--nodes N]
-//! [--out DIR] [--survey]`. Every O reply up to symmetry is a task, proved
-//! as `solvedb build qubic` proves the corner's (growing stone limits, a
-//! prover of its own each); each task's result is kept in
-//! `DIR/qubic-tasks/` so that a run resumes. Prints each task as it ends,
-//! then the totals and the peak memory. With `--survey` every task is
-//! tried within the node budget whether or not another was proved,
-//! easiest first, and the run ends with a line per task.
+//! [--out DIR] [--survey [--replies C,C,...]]`. Every O reply up to
+//! symmetry is a task, proved as `solvedb build qubic` proves the
+//! corner's (growing stone limits, a prover of its own each); each task's
+//! result is kept in `DIR/qubic-tasks/` so that a run resumes. Prints each
+//! task as it ends, then the totals and the peak memory. With `--survey`
+//! every task is tried within the node budget whether or not another was
+//! proved, easiest first (with `--replies`, only the O replies on those
+//! cells, as the survey names them), and the run ends with a line per
+//! task.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -27,6 +29,7 @@ fn main() -> anyhow::Result<()> {
     };
     let mut out = PathBuf::from("target/qubic-first-move");
     let mut survey = false;
+    let mut replies: Vec<u8> = Vec::new();
     let mut i = 1;
     while i < args.len() {
         if args[i] == "--survey" {
@@ -42,6 +45,7 @@ fn main() -> anyhow::Result<()> {
             "--mib" => options.task_table_bytes = value.parse::<u64>()? << 20,
             "--nodes" => options.task_nodes = Some(value.parse()?),
             "--out" => out = PathBuf::from(value),
+            "--replies" => replies = value.split(',').map(str::parse).collect::<Result<_, _>>()?,
             other => anyhow::bail!("unknown option {other}"),
         }
         i += 2;
@@ -53,7 +57,14 @@ fn main() -> anyhow::Result<()> {
         println!("[{:>8.1} s] {line}", started.elapsed().as_secs_f64());
     };
     if survey {
-        let tasks = survey_first_move(Qubic.start(), first, options, Some(&store), &progress)?;
+        let tasks = survey_first_move(
+            Qubic.start(),
+            first,
+            &replies,
+            options,
+            Some(&store),
+            &progress,
+        )?;
         let proved = tasks.iter().filter(|t| t.2.is_some()).count();
         for (cell, task, report) in &tasks {
             match report {

@@ -520,8 +520,8 @@ mod tests {
                     })
             })
             .expect("a move that does not win");
-        let survey =
-            prove::survey_first_move(root, winning, options(), None, &|_| {}).expect("surveyed");
+        let survey = prove::survey_first_move(root, winning, &[], options(), None, &|_| {})
+            .expect("surveyed");
         let proof = prove::prove_first_move(root, winning, options(), None, &|_| {})
             .expect("proved")
             .expect("X wins");
@@ -530,7 +530,7 @@ mod tests {
         // Where X does not win, some task is not proved, and every other
         // task is still tried.
         let survey =
-            prove::survey_first_move(root, other, options(), None, &|_| {}).expect("surveyed");
+            prove::survey_first_move(root, other, &[], options(), None, &|_| {}).expect("surveyed");
         let after = root.with_move(QubicCell::new(other).expect("a cell"));
         let replies: std::collections::HashSet<_> = (0..64u8)
             .filter(|&o| after.empty() >> o & 1 != 0)

@@ -422,17 +422,19 @@ fn tasks_of(after: QubicBoard) -> std::result::Result<Vec<(u8, QubicBoard)>, Qub
     Ok(positions)
 }
 
-/// Every task of X's first move `first` from `root`, each kept or proved
-/// as a build's task is (within `options`' node budget a task), without
-/// stopping at one that is not proved, easiest first (replies on cells of
-/// four lines before those of seven), on `options.threads` threads: each
-/// O reply's cell, its task, and the task's report where it was proved.
-/// How far a first move's proof gets within a budget
+/// Every task of X's first move `first` from `root` (or those of the O
+/// replies on the cells `only` lists, where it lists any), each kept or
+/// proved as a build's task is (within `options`' node budget a task),
+/// without stopping at one that is not proved, easiest first (replies on
+/// cells of four lines before those of seven), on `options.threads`
+/// threads: each O reply's cell, its task, and the task's report where it
+/// was proved. How far a first move's proof gets within a budget
 /// (`qubic_first_move CELL --survey`).
 #[allow(clippy::type_complexity)]
 pub fn survey_first_move(
     root: QubicBoard,
     first: u8,
+    only: &[u8],
     options: ProofOptions,
     store: Option<&TaskStore>,
     progress: &(dyn Fn(&str) + Sync),
@@ -446,6 +448,9 @@ pub fn survey_first_move(
         Err(reply) => bail!("{} wins for O or fills the board", Qubic.notation(reply)),
     };
     tasks.reverse();
+    if !only.is_empty() {
+        tasks.retain(|(cell, _)| only.contains(cell));
+    }
     let count = tasks.len();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<TaskReport>>> = Mutex::new(vec![None; count]);
