@@ -1,6 +1,6 @@
 //! Proves X's win (or fails to) after one first move with the build's
 //! pipeline: `qubic_first_move CELL [--threads N] [--mib M] [--nodes N]
-//! [--out DIR] [--survey [--replies C,C,...]]`. Every O reply up to
+//! [--out DIR] [--survey [--replies C,C,...] [--walk]]`. Every O reply up to
 //! symmetry is a task, proved as `solvedb build qubic` proves the
 //! corner's (growing stone limits, a prover of its own each); each task's
 //! result is kept in `DIR/qubic-tasks/` so that a run resumes. Prints each
@@ -8,16 +8,18 @@
 //! every task is tried within the node budget whether or not another was
 //! proved, easiest first (with `--replies`, only the O replies on those
 //! cells, as the survey names them), and the run ends with a line per
-//! task.
+//! task; `--walk` walks each proved task's strategy against every defence
+//! with the walker's own rules, as a build walks the merged strategy.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use solvedb_generator::games::qubic::parts::TaskStore;
+use solvedb_generator::games::qubic::parts::{Kept, TaskStore};
 use solvedb_generator::games::qubic::peak_memory;
 use solvedb_generator::games::qubic::prove::{
     ProofOptions, prove_first_move, survey_first_move, within,
 };
+use solvedb_generator::games::qubic::walk_task;
 use solvedb_lookup::{Game, Qubic};
 
 fn main() -> anyhow::Result<()> {
@@ -29,11 +31,13 @@ fn main() -> anyhow::Result<()> {
     };
     let mut out = PathBuf::from("target/qubic-first-move");
     let mut survey = false;
+    let mut walk = false;
     let mut replies: Vec<u8> = Vec::new();
     let mut i = 1;
     while i < args.len() {
-        if args[i] == "--survey" {
-            survey = true;
+        if args[i] == "--survey" || args[i] == "--walk" {
+            survey |= args[i] == "--survey";
+            walk |= args[i] == "--walk";
             i += 1;
             continue;
         }
@@ -68,14 +72,28 @@ fn main() -> anyhow::Result<()> {
         let proved = tasks.iter().filter(|t| t.2.is_some()).count();
         for (cell, task, report) in &tasks {
             match report {
-                Some(r) => println!(
-                    "O on {cell:>2} ({}): proved{}, {} nodes, {:.1} s, {} strategy moves",
-                    Qubic.notation(*task),
-                    within(r.stone_limit),
-                    r.nodes,
-                    r.prove.as_secs_f64(),
-                    r.moves
-                ),
+                Some(r) => {
+                    let walked = if walk {
+                        let Some(Kept::Proved(moves, _)) = store.load(*task)? else {
+                            anyhow::bail!("{}: proved but not kept", Qubic.notation(*task));
+                        };
+                        let w = walk_task(*task, &moves)?;
+                        format!(
+                            "; walked: {} positions with X to move ({} from records), X wins within {} plies",
+                            w.positions, w.from_records, w.depth
+                        )
+                    } else {
+                        String::new()
+                    };
+                    println!(
+                        "O on {cell:>2} ({}): proved{}, {} nodes, {:.1} s, {} strategy moves{walked}",
+                        Qubic.notation(*task),
+                        within(r.stone_limit),
+                        r.nodes,
+                        r.prove.as_secs_f64(),
+                        r.moves
+                    )
+                }
                 None => println!(
                     "O on {cell:>2} ({}): not proved within the budget",
                     Qubic.notation(*task)

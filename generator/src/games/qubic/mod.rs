@@ -29,7 +29,7 @@ use anyhow::{Context, Result, bail};
 use solvedb_lookup::format::{ValueEncoding, wide_entries};
 use solvedb_lookup::games::qubic::opening::OPENING_FILE;
 use solvedb_lookup::games::qubic::strategy;
-use solvedb_lookup::{Error, Game, GameId, Oracle, Qubic, Table};
+use solvedb_lookup::{Error, Game, GameId, Oracle, Qubic, QubicBoard, Table};
 
 use crate::bench::BenchOptions;
 use crate::build::{Buildable, LayerCount, Solution, human_bytes, physical_memory};
@@ -303,6 +303,36 @@ impl GeneratorGame for Qubic {
     }
 }
 
+/// A strategy table of `records` alone (canonical key, move, bound; sorted
+/// by key), in memory: what the walker reads, for strategies proved apart
+/// from a build (a task's, a test's).
+pub fn records_table(records: &[(u128, [u8; 2])]) -> Result<Table<Vec<u8>>> {
+    let solution = Solution {
+        layers: Vec::new(),
+        entries: wide_entries(records, <Qubic as Buildable>::BLOCK_ENTRIES),
+        stored: records.len() as u64,
+        notes: Vec::new(),
+    };
+    Ok(Table::new(crate::build::encode_solution(
+        &Qubic, &solution, 3,
+    ))?)
+}
+
+/// One proved task's strategy (`moves`, as the task's proof left it)
+/// walked from the task's position against every defence by the walker's
+/// own rules ([`walk`]), as a build walks the merged strategy: the records
+/// a table would store ([`prove::strategy_records`]), then the walk.
+///
+/// # Errors
+///
+/// Where the strategy misses a position or a defence beats it.
+pub fn walk_task(task: QubicBoard, moves: &parts::TaskMoves) -> Result<walk::WalkReport> {
+    let records = prove::strategy_records(task, moves)?;
+    let table = records_table(&records.records)?;
+    let (report, _) = walk::walk_from(&table, task, false)?;
+    Ok(report)
+}
+
 /// The strategy's walk from the empty board, its report written to `out`;
 /// returns the positions it walked.
 fn verify_strategy(table: &Table<Vec<u8>>, out: &mut dyn Write) -> Result<walk::Walked> {
@@ -342,13 +372,7 @@ mod tests {
     }
 
     fn table_with(records: &[(u128, [u8; 2])]) -> Table<Vec<u8>> {
-        let solution = Solution {
-            layers: Vec::new(),
-            entries: wide_entries(records, <Qubic as Buildable>::BLOCK_ENTRIES),
-            stored: records.len() as u64,
-            notes: Vec::new(),
-        };
-        Table::new(encode_solution(&Qubic, &solution, 3)).expect("a table")
+        records_table(records).expect("a table")
     }
 
     #[test]
@@ -520,13 +544,38 @@ mod tests {
                     })
             })
             .expect("a move that does not win");
-        let survey = prove::survey_first_move(root, winning, &[], options(), None, &|_| {})
+        let dir = tempfile::tempdir().expect("a directory");
+        let store = TaskStore::new(dir.path(), options().settings());
+        let survey = prove::survey_first_move(root, winning, &[], options(), Some(&store), &|_| {})
             .expect("surveyed");
         let proof = prove::prove_first_move(root, winning, options(), None, &|_| {})
             .expect("proved")
             .expect("X wins");
         assert!(survey.iter().all(|t| t.2.is_some()));
         assert_eq!(survey.len(), proof.len());
+        // Each task's strategy, as kept, stands the walk (a task the rules
+        // settle has no moves); without its first move it does not.
+        let (mut walked, mut broken) = (0, 0);
+        for (_, task, _) in &survey {
+            let Ok(Some(parts::Kept::Proved(mut moves, _))) = store.load(*task) else {
+                panic!("{}: not kept", Qubic.notation(*task));
+            };
+            walked += walk_task(*task, &moves)
+                .expect("the strategy stands")
+                .positions;
+            if moves.remove(&prove::key(*task)).is_some() {
+                assert!(
+                    walk_task(*task, &moves).is_err(),
+                    "{}",
+                    Qubic.notation(*task)
+                );
+                broken += 1;
+            }
+        }
+        assert!(
+            walked > 0 && broken > 0,
+            "{walked} positions walked, {broken} broken"
+        );
         // Where X does not win, some task is not proved, and every other
         // task is still tried.
         let survey =
