@@ -45,7 +45,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
@@ -452,41 +452,58 @@ pub fn survey_first_move(
         tasks.retain(|(cell, _)| only.contains(cell));
     }
     let count = tasks.len();
+    let results: Mutex<Vec<Option<Result<Option<TaskReport>>>>> =
+        Mutex::new((0..count).map(|_| None).collect());
+    // Every task, unless one fails with an error (not a failed proof).
+    on_threads(count, options.threads, |i| {
+        let (cell, task) = tasks[i];
+        let result = kept_or_proved(task, options, store, &|line| {
+            progress(&format!("task {}/{count} (O on {cell}) {line}", i + 1))
+        });
+        let ok = result.is_ok();
+        results.lock().expect("no task panics")[i] =
+            Some(result.map(|proved| proved.map(|(_, report)| report)));
+        ok
+    });
+    let mut surveyed = Vec::with_capacity(count);
+    for ((cell, task), result) in tasks
+        .into_iter()
+        .zip(results.into_inner().expect("no task panics"))
+    {
+        match result {
+            Some(Ok(report)) => surveyed.push((cell, task, report)),
+            Some(Err(e)) => return Err(e),
+            // Not run: another task failed with an error, returned here.
+            None => {}
+        }
+    }
+    if surveyed.len() < count {
+        bail!("tasks were skipped without an error");
+    }
+    Ok(surveyed)
+}
+
+/// Runs `run` on the indices `0..count` on `threads` threads, each thread
+/// taking the next index in turn, until every index is taken or a run
+/// returns false (the runs under way end; no index starts after).
+fn on_threads(count: usize, threads: usize, run: impl Fn(usize) -> bool + Sync) {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<TaskReport>>> = Mutex::new(vec![None; count]);
-    let error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let stopped = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        for _ in 0..options.threads.max(1) {
+        for _ in 0..threads.max(1) {
             scope.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= count || error.lock().expect("no task panics").is_some() {
+                    if i >= count || stopped.load(Ordering::Relaxed) {
                         break;
                     }
-                    let (cell, task) = tasks[i];
-                    let result = kept_or_proved(task, options, store, &|line| {
-                        progress(&format!("task {}/{count} (O on {cell}) {line}", i + 1))
-                    });
-                    match result {
-                        Ok(proved) => {
-                            results.lock().expect("no task panics")[i] =
-                                proved.map(|(_, report)| report)
-                        }
-                        Err(e) => *error.lock().expect("no task panics") = Some(e),
+                    if !run(i) {
+                        stopped.store(true, Ordering::Relaxed);
                     }
                 }
             });
         }
     });
-    if let Some(e) = error.into_inner().expect("no task panics") {
-        return Err(e);
-    }
-    let results = results.into_inner().expect("no task panics");
-    Ok(tasks
-        .into_iter()
-        .zip(results)
-        .map(|((cell, task), report)| (cell, task, report))
-        .collect())
 }
 
 /// Proves every O reply to X's move (`after`: O to move), one task each.
@@ -507,28 +524,16 @@ fn prove_move(
         Err(reply) => return Ok(Err(reply)),
     };
     let count = positions.len();
-    let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Option<(TaskMoves, TaskReport)>>>>> =
         Mutex::new((0..count).map(|_| None).collect());
-    let failed = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        for _ in 0..options.threads.max(1) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= count || failed.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let result = kept_or_proved(positions[i], options, store, &|line| {
-                        progress(&format!("task {}/{count} {line}", i + 1))
-                    });
-                    if !matches!(result, Ok(Some(_))) {
-                        failed.store(true, Ordering::Relaxed);
-                    }
-                    results.lock().expect("no task panics")[i] = Some(result);
-                }
-            });
-        }
+    // Until a task is not proved: the move is then not proved.
+    on_threads(count, options.threads, |i| {
+        let result = kept_or_proved(positions[i], options, store, &|line| {
+            progress(&format!("task {}/{count} {line}", i + 1))
+        });
+        let proved = matches!(result, Ok(Some(_)));
+        results.lock().expect("no task panics")[i] = Some(result);
+        proved
     });
     let mut maps = Vec::with_capacity(count);
     let mut reports = Vec::with_capacity(count);
