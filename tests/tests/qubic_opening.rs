@@ -13,8 +13,9 @@ use solvedb_generator::games::qubic::opening::{
 };
 use solvedb_generator::games::qubic::opening_walk::walk_opening;
 use solvedb_generator::games::qubic::prove::{ProofOptions, prove_strategy};
+use solvedb_generator::games::qubic::samples::won_positions;
+use solvedb_generator::games::qubic::strategy_solution;
 use solvedb_generator::games::qubic::walk::walk_positions;
-use solvedb_generator::games::qubic::{strategy_solution, won_positions};
 use solvedb_lookup::format::WideRecord;
 use solvedb_lookup::games::qubic::SYMMETRIES;
 use solvedb_lookup::games::qubic::opening::{Settlement, decode_opening, encode_opening};
