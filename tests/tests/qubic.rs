@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use solvedb_generator::games::qubic::samples::careful_cells;
 use solvedb_lookup::format::{Header, encode_table};
 use solvedb_lookup::games::qubic::{SYMMETRIES, threats};
 use solvedb_lookup::testkit::{Rng, playout, random_game};
@@ -160,29 +161,12 @@ fn values_and_every_moves_value_match_the_plain_search_on_careful_late_positions
 /// threats at once, else takes the opponent's cell for that, else plays at
 /// random): too deep for the plain search.
 fn careful_middle_positions(count: usize, seed: u64) -> Vec<QubicBoard> {
-    let forks = |me: u64, you: u64| -> u64 {
-        let empty = !(me | you);
-        (0..64)
-            .filter(|&c| empty >> c & 1 != 0)
-            .filter(|&c| threats(me | 1 << c, empty & !(1 << c)).count_ones() >= 2)
-            .fold(0, |cells, c| cells | 1 << c)
-    };
     let mut rng = Rng::new(seed);
     let mut found = Vec::new();
     while found.len() < count {
         let stones = 24 + rng.below(17) as u32;
         let game = playout(&Qubic, &mut rng, |rng, board, moves| {
-            let (me, you) = board.mover_and_other();
-            let empty = board.empty();
-            let wanted = [
-                threats(me, empty),
-                threats(you, empty),
-                forks(me, you),
-                forks(you, me),
-            ]
-            .into_iter()
-            .find(|&cells| cells != 0)
-            .unwrap_or(empty);
+            let wanted = careful_cells(board).unwrap_or(board.empty());
             let cells: Vec<QubicCell> = moves
                 .iter()
                 .filter(|m| wanted >> m.index() & 1 != 0)

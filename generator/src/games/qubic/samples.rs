@@ -21,6 +21,23 @@ fn forks(stones: u64, blockers: u64) -> u64 {
         .fold(0, |cells, c| cells | 1 << c)
 }
 
+/// The cells careful play chooses among at `board`, where it has a
+/// preference: where the side to move completes a line, else blocks a
+/// threat, else makes two threats at once, else takes the opponent's cell
+/// for that; `None` where it plays anywhere.
+pub fn careful_cells(board: QubicBoard) -> Option<u64> {
+    let (me, you) = board.mover_and_other();
+    let empty = board.empty();
+    [
+        threats(me, empty),
+        threats(you, empty),
+        forks(me, you),
+        forks(you, me),
+    ]
+    .into_iter()
+    .find(|&cells| cells != 0)
+}
+
 /// The position after `stones` random moves, or `None` if the game ended
 /// first (or, with `careful`, is not calm there).
 pub fn random_position(rng: &mut Rng, stones: u32, careful: bool) -> Option<QubicBoard> {
@@ -30,17 +47,7 @@ pub fn random_position(rng: &mut Rng, stones: u32, careful: bool) -> Option<Qubi
         if moves.is_empty() {
             return None;
         }
-        let (me, you) = board.mover_and_other();
-        let empty = board.empty();
-        let preferred = [
-            threats(me, empty),
-            threats(you, empty),
-            forks(me, you),
-            forks(you, me),
-        ]
-        .into_iter()
-        .find(|&cells| cells != 0);
-        let mv = match preferred {
+        let mv = match careful_cells(board) {
             Some(cells) if careful => {
                 let cells: Vec<QubicCell> = moves
                     .iter()
