@@ -21,17 +21,15 @@
 //! threads search many positions both; two tests side by side give each
 //! thread its own.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::Rules;
 use super::geometry::Geometry;
-use super::loony::LoonyMemo;
 use super::parity::to_parity;
 use super::transposition::TranspositionTable;
-use super::worker::{Shared, Worker};
+use super::worker::{Scratch, Shared, Worker};
 use crate::error::Error;
 use crate::game::{ExactSolver, MoveScores, SearchLimits};
 use crate::games::dots::{Dots, Edges};
@@ -68,7 +66,9 @@ pub struct EndgameSolver {
     pub(super) table: TranspositionTable,
     busy: Box<[AtomicU64]>,
     pub(super) nodes: u64,
-    loony_memo: LoonyMemo,
+    /// The main thread's memo and buffers between searches (made by the
+    /// first).
+    scratch: Option<Scratch>,
 }
 
 /// The memory of the transposition table of [`EndgameSolver::new`]:
@@ -142,7 +142,7 @@ impl EndgameSolver {
             table,
             busy: Box::new([]),
             nodes: 0,
-            loony_memo: HashMap::new(),
+            scratch: None,
         }
     }
 
@@ -190,21 +190,21 @@ impl EndgameSolver {
             result: Mutex::new(None),
         };
         let geo = &self.geo;
-        let memo = std::mem::take(&mut self.loony_memo);
-        let memo = std::thread::scope(|scope| {
+        let scratch = self.scratch.take().unwrap_or_else(Scratch::new);
+        let scratch = std::thread::scope(|scope| {
             for _ in 1..threads {
                 scope.spawn(|| {
-                    let mut helper = Worker::new(geo, &shared, HashMap::new());
+                    let mut helper = Worker::new(geo, &shared, Scratch::new());
                     let result = helper.search(mask, alpha, beta);
                     helper.finish(result);
                 });
             }
-            let mut main = Worker::new(geo, &shared, memo);
+            let mut main = Worker::new(geo, &shared, scratch);
             let result = main.search(mask, alpha, beta);
             main.finish(result);
-            main.loony_memo
+            main.into_scratch()
         });
-        self.loony_memo = memo;
+        self.scratch = Some(scratch);
         self.nodes = shared.nodes.load(Ordering::Relaxed);
         let result = shared
             .result
@@ -238,28 +238,28 @@ impl EndgameSolver {
         let geo = &self.geo;
         // Each thread's searches, its own first; one already answered is
         // passed over.
-        let search = |first: usize, memo: LoonyMemo| {
-            let mut memo = memo;
+        let search = |first: usize, scratch: Scratch| {
+            let mut scratch = scratch;
             for i in [first, 1 - first] {
                 if shared[i].stop.load(Ordering::Relaxed) {
                     continue;
                 }
                 let (mask, alpha, beta) = searches[i];
-                let mut worker = Worker::new(geo, &shared[i], memo);
+                let mut worker = Worker::new(geo, &shared[i], scratch);
                 let result = worker.search(mask, alpha, beta);
                 worker.finish(result);
-                memo = worker.loony_memo;
+                scratch = worker.into_scratch();
             }
-            memo
+            scratch
         };
-        let memo = std::mem::take(&mut self.loony_memo);
-        let memo = std::thread::scope(|scope| {
+        let scratch = self.scratch.take().unwrap_or_else(Scratch::new);
+        let scratch = std::thread::scope(|scope| {
             for thread in 1..threads {
-                scope.spawn(move || search(thread % 2, HashMap::new()));
+                scope.spawn(move || search(thread % 2, Scratch::new()));
             }
-            search(0, memo)
+            search(0, scratch)
         });
-        self.loony_memo = memo;
+        self.scratch = Some(scratch);
         self.nodes += shared
             .iter()
             .map(|s| s.nodes.load(Ordering::Relaxed))
@@ -425,7 +425,7 @@ impl EndgameSolver {
     pub(super) fn simple_loony_value(&mut self, mask: u64) -> Option<i32> {
         let sides = self.geo.sides_of(mask);
         self.geo
-            .simple_loony_value(mask, &sides, &mut HashMap::new())
+            .simple_loony_value(mask, &sides, &mut std::collections::HashMap::new())
     }
 }
 

@@ -44,6 +44,29 @@ pub(super) struct Shared<'a> {
     pub(super) result: Mutex<Option<Result<i32, Error>>>,
 }
 
+/// What a thread's search keeps from one search to the next of a solver:
+/// the simple loony endgames' values and the buffers of its nodes. Setting
+/// the buffers up anew (a 64 KiB copy) took 44% of the time of solving
+/// every 3×2 position one by one (`perf`, the crate's every-rule test), and
+/// costs every small position a server or a learning program probes in
+/// bulk as much.
+#[derive(Debug)]
+pub(super) struct Scratch {
+    loony_memo: LoonyMemo,
+    frames: Box<[Steps]>,
+    components: Box<Components>,
+}
+
+impl Scratch {
+    pub(super) fn new() -> Scratch {
+        Scratch {
+            loony_memo: LoonyMemo::new(),
+            frames: vec![[Step::default(); 64]; 64].into_boxed_slice(),
+            components: Box::new([Component::default(); MAX_BOXES]),
+        }
+    }
+}
+
 /// One thread's search.
 #[derive(Debug)]
 pub(super) struct Worker<'a> {
@@ -67,20 +90,30 @@ pub(super) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    pub(super) fn new(
-        geo: &'a Geometry,
-        shared: &'a Shared<'a>,
-        loony_memo: LoonyMemo,
-    ) -> Worker<'a> {
+    pub(super) fn new(geo: &'a Geometry, shared: &'a Shared<'a>, scratch: Scratch) -> Worker<'a> {
+        let Scratch {
+            loony_memo,
+            frames,
+            components,
+        } = scratch;
         Worker {
             geo,
             shared,
             count: 0,
             flushed: 0,
             loony_memo,
-            frames: vec![[Step::default(); 64]; 64].into_boxed_slice(),
-            components: Box::new([Component::default(); MAX_BOXES]),
+            frames,
+            components,
             counts: NodeCounts::default(),
+        }
+    }
+
+    /// The memo and buffers, for the solver's next search.
+    pub(super) fn into_scratch(self) -> Scratch {
+        Scratch {
+            loony_memo: self.loony_memo,
+            frames: self.frames,
+            components: self.components,
         }
     }
 
