@@ -72,10 +72,10 @@ solvedb=target/debug/solvedb
 # The HTTP server against hostile clients, a short form (about 50 s): dripped
 # bodies, a refusal before the body, malformed positions while the searches
 # are full, a session's move under one deadline, a flood of rooms (with empty
-# rooms giving way after 5 s instead of 45) and of spectators; it exits 1 on a
-# missed goal.
+# rooms giving way after 5 s instead of 45) and of spectators, WebSocket frames
+# that break RFC 6455 and lying room messages; it exits 1 on a missed goal.
 python3 scripts/hostile_load.py "$solvedb" drip keepalive-refusal malformed-busy session-deadline \
-    room-flood-short spectator-flood
+    room-flood-short spectator-flood ws-protocol
 SOLVEDB="$PWD/$solvedb" target/venv/bin/pytest -p no:cacheprovider -rA --durations=10 python/tests
 
 # The fuzzer and the sweep run that `solvedb` too: `cargo solvedb` would

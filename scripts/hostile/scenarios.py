@@ -30,6 +30,7 @@ from .second_round import (
     malformed_while_busy,
     session_deadline,
 )
+from .ws_protocol import ws_protocol
 
 
 SCENARIOS = {
@@ -67,6 +68,7 @@ SCENARIOS = {
     "keepalive-refusal": keepalive_after_refusal,
     "malformed-busy": malformed_while_busy,
     "session-deadline": session_deadline,
+    "ws-protocol": ws_protocol,
 }
 
 

@@ -15,6 +15,7 @@
 
 #![forbid(unsafe_code)]
 
+mod client_json;
 pub mod computer;
 pub mod http;
 pub mod stdio;

@@ -21,6 +21,8 @@ use solvedb_lookup::{
     Error, ErrorKind, GameId, InputLine, Oracle, Want, bounds_json, error_json, read_line,
 };
 
+use crate::client_json::{ObjectError, client_object};
+
 /// Lines answered, and how many of them were errors.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ServeStats {
@@ -89,8 +91,10 @@ pub fn serve(
     while let Some(line) = read_line(&mut input, &mut buffer)? {
         let request: Result<Map<String, Json>, Refusal> = match line {
             InputLine::Text(text) if text.trim().is_empty() => continue,
-            InputLine::Text(text) => serde_json::from_str(&text)
-                .map_err(|e| bad_request(format!("not a JSON object: {e}"))),
+            InputLine::Text(text) => client_object(text.as_bytes()).map_err(|e| match e {
+                ObjectError::NotObject => bad_request("not a JSON object"),
+                e => bad_request(e.to_string()),
+            }),
             InputLine::Refused(why) => Err(bad_request(why)),
         };
         stats.requests += 1;

@@ -170,6 +170,15 @@ async fn lying_clients_are_refused_at_once() {
         ),
         // JSON said, not sent.
         ("not JSON", post("Content-Length: 9\r\n\r\nnot json!")),
+        // A good body with a field given twice: read one way by the server
+        // and another by whatever stands before it.
+        (
+            "a field given twice",
+            post(&{
+                let body = format!("{},\"game\":\"tictactoe\"}}", game.trim_end_matches('}'));
+                format!("Content-Length: {}\r\n\r\n{body}", body.len())
+            }),
+        ),
         // Chunks that add up past the limit.
         (
             "chunks past the limit",

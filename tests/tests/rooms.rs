@@ -148,6 +148,17 @@ async fn play_game(
                 .send(json!({"type": "chat"}).to_string())
                 .await;
             assert_eq!(players[mover].error().await["kind"], "request");
+            // A legal move and another under one name: which one is meant
+            // depends on the parser, so neither is played.
+            players[mover]
+                .send(format!(
+                    "{{\"type\":\"move\",\"move\":\"{}\",\"move\":\"{}\"}}",
+                    moves[0],
+                    moves[moves.len() - 1]
+                ))
+                .await;
+            let e = players[mover].error().await;
+            assert!(e["error"].as_str().unwrap().contains("given twice"), "{e}");
             let big = format!("{{\"type\":\"move\",\"move\":\"{}\"}}", "0".repeat(2000));
             players[mover].send(big).await;
             let e = players[mover].error().await;

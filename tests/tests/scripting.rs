@@ -138,6 +138,12 @@ fn every_kind_reaches_json_lines_with_its_kind() {
         .with_search_budget(1000);
     let requests = [
         ("not json", "request"),
+        // A field given twice (a parser keeping the first would ask for
+        // tic-tac-toe).
+        (
+            r#"{"game":"tictactoe","position":".........","game":"chess"}"#,
+            "request",
+        ),
         (r#"{"game":"tictactoe"}"#, "request"),
         (r#"{"game":"dots:2x2","position":"2x2:0"}"#, "position"),
         (r#"{"game":"chess","position":"x"}"#, "unsupported"),

@@ -9,6 +9,7 @@ use solvedb_lookup::{Error, ErrorKind, GameId};
 use super::api::explorer_games;
 use super::error::ApiError;
 use super::limits::MAX_BODY_BYTES;
+use crate::client_json::{ObjectError, client_object};
 
 /// Reads a JSON object body with only the `known` fields.
 pub(crate) fn json_body(
@@ -21,11 +22,10 @@ pub(crate) fn json_body(
             e.body_text()
         ))
     })?;
-    let value: Json = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::request(format!("the body is not JSON: {e}")))?;
-    let Json::Object(object) = value else {
-        return Err(ApiError::request("the body must be a JSON object"));
-    };
+    let object = client_object(&body).map_err(|e| match e {
+        ObjectError::NotObject => ApiError::request("the body must be a JSON object"),
+        e => ApiError::request(format!("the body is {e}")),
+    })?;
     if let Some(name) = object.keys().find(|k| !known.contains(&k.as_str())) {
         return Err(ApiError::request(format!(
             "unknown field {name:?}: expected {}",

@@ -27,6 +27,7 @@ use super::response::SocketError;
 use super::rooms::{Room, RoomLimits, Rooms, SHUTTING_DOWN, Update};
 use super::state::AppState;
 use super::transport::Ticket;
+use crate::client_json::{ObjectError, client_object};
 use crate::store::{is_reserved_name, is_valid_identity};
 
 /// A WebSocket's read buffer: frames are small (a move is tens of bytes),
@@ -379,12 +380,10 @@ async fn handle(
     seat: Option<u8>,
     text: &str,
 ) -> Result<(), ApiError> {
-    let object = serde_json::from_str::<Json>(text)
-        .map_err(|e| ApiError::request(format!("the message is not JSON: {e}")))
-        .and_then(|value| match value {
-            Json::Object(object) => Ok(object),
-            _ => Err(ApiError::request("the message must be a JSON object")),
-        })?;
+    let object = client_object(text.as_bytes()).map_err(|e| match e {
+        ObjectError::NotObject => ApiError::request("the message must be a JSON object"),
+        e => ApiError::request(format!("the message is {e}")),
+    })?;
     match object.get("type").and_then(Json::as_str) {
         Some("move") => {}
         Some(other) => {
