@@ -1,7 +1,5 @@
-//! Experiments with the Qubic prover: `qubic_prove [MOVES] [--mib N] [--threats N]
-//! [--nodes N] [--width K] [--widen-pn P] [--narrow-from STONES] [--pass-cache ENTRIES] [--weak] [--epsilon PERCENT] [--replace-by-work] [--no-estimate]
-//! [--trace DEPTH] [--suite STONES COUNT] [--check STONES COUNT]
-//! [--tasks PART PARTS MOVES...] [--x-moves MOVES...]`.
+//! Experiments with the Qubic prover (the command line: [`USAGE`], or
+//! `--help`).
 
 use std::time::Instant;
 
@@ -96,8 +94,12 @@ fn check(stones: u32, count: usize, limits: ProverLimits) {
     );
 }
 
-fn main() {
+fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return Ok(());
+    }
     let mut limits = ProverLimits::default();
     let mut moves = String::new();
     let mut trace = 0;
@@ -105,78 +107,76 @@ fn main() {
     while i < args.len() {
         match args[i].as_str() {
             "--mib" => {
-                limits.table_bytes = args[i + 1].parse::<u64>().unwrap() << 20;
+                limits.table_bytes = value::<u64>(&args, i + 1)? << 20;
                 i += 1;
             }
             "--threats" => {
-                limits.threat_budget = args[i + 1].parse().unwrap();
+                limits.threat_budget = value(&args, i + 1)?;
                 i += 1;
             }
             "--no-estimate" => limits.estimate = false,
             "--weak" => limits.weak = true,
             "--epsilon" => {
-                limits.epsilon_percent = args[i + 1].parse().unwrap();
+                limits.epsilon_percent = value(&args, i + 1)?;
                 i += 1;
             }
             "--replace-by-work" => limits.replace_by_work = true,
             "--width" => {
-                limits.width = args[i + 1].parse().unwrap();
+                limits.width = value(&args, i + 1)?;
                 i += 1;
             }
             "--widen-pn" => {
-                limits.widen_pn = args[i + 1].parse().unwrap();
+                limits.widen_pn = value(&args, i + 1)?;
                 i += 1;
             }
             "--max-stones" => {
-                limits.max_stones = args[i + 1].parse().unwrap();
+                limits.max_stones = value(&args, i + 1)?;
                 i += 1;
             }
             "--narrow-from" => {
-                limits.narrow_from = args[i + 1].parse().unwrap();
+                limits.narrow_from = value(&args, i + 1)?;
                 i += 1;
             }
             "--pass-cache" => {
-                limits.pass_cache = args[i + 1].parse().unwrap();
+                limits.pass_cache = value(&args, i + 1)?;
                 i += 1;
             }
             "--trace" => {
-                trace = args[i + 1].parse().unwrap();
+                trace = value(&args, i + 1)?;
                 i += 1;
             }
             "--nodes" => {
-                limits.nodes = Some(args[i + 1].parse().unwrap());
+                limits.nodes = Some(value(&args, i + 1)?);
                 i += 1;
             }
             "--suite" => {
-                let stones: u32 = args[i + 1].parse().unwrap();
-                let count: usize = args[i + 2].parse().unwrap();
+                let stones: u32 = value(&args, i + 1)?;
+                let count: usize = value(&args, i + 2)?;
                 suite(stones, count, limits);
-                return;
+                return Ok(());
             }
             "--tasks" => {
                 // `--tasks PART PARTS MOVES...`: the O replies to the
                 // position after MOVES (O to move), up to symmetry, each
                 // proved by a prover of its own; this process takes every
                 // PARTS-th task from PART.
-                let part: usize = args[i + 1].parse().unwrap();
-                let parts: usize = args[i + 2].parse().unwrap();
+                let part: usize = value(&args, i + 1)?;
+                let parts: usize = value(&args, i + 2)?;
                 let moves = args[i + 3..].join(" ");
-                tasks(&moves, part, parts, limits);
-                return;
+                return tasks(&moves, part, parts, limits);
             }
             "--x-moves" => {
                 // `--x-moves MOVES...`: X's moves in the position after
                 // MOVES (X to move), up to symmetry, each position after
                 // one (O to move) proved by a prover of its own.
                 let moves = args[i + 1..].join(" ");
-                x_moves(&moves, limits);
-                return;
+                return x_moves(&moves, limits);
             }
             "--check" => {
-                let stones: u32 = args[i + 1].parse().unwrap();
-                let count: usize = args[i + 2].parse().unwrap();
+                let stones: u32 = value(&args, i + 1)?;
+                let count: usize = value(&args, i + 2)?;
                 check(stones, count, limits);
-                return;
+                return Ok(());
             }
             m => {
                 moves.push_str(m);
@@ -188,7 +188,7 @@ fn main() {
     let board = if moves.trim().is_empty() {
         Qubic.start()
     } else {
-        Qubic.parse(moves.trim()).unwrap()
+        Qubic.parse(moves.trim())?
     };
     let mut prover = Prover::new(Attacker::X, limits);
     prover.trace(trace, |line| eprintln!("{line}"));
@@ -201,6 +201,26 @@ fn main() {
         "threat failures (nodes, exhausted) {:?}",
         prover.threat_failures()
     );
+    Ok(())
+}
+
+/// The command line, for `--help` and for a value that is missing.
+const USAGE: &str = "qubic_prove [MOVES] [--mib N] [--threats N] [--nodes N] [--width K] \
+[--widen-pn P] [--narrow-from STONES] [--max-stones STONES] [--pass-cache ENTRIES] [--weak] \
+[--epsilon PERCENT] [--replace-by-work] [--no-estimate] [--trace DEPTH] \
+[--suite STONES COUNT] [--check STONES COUNT] [--tasks PART PARTS MOVES...] [--x-moves MOVES...]
+MOVES: cells in Qubic's notation, X first (e.g. `1 26`: X on cell 1, O on cell 26).";
+
+/// Argument `i` as a `T`, or an error that names it.
+fn value<T: std::str::FromStr>(args: &[String], i: usize) -> anyhow::Result<T>
+where
+    T::Err: std::fmt::Display,
+{
+    let Some(text) = args.get(i) else {
+        anyhow::bail!("{} needs a value\n{USAGE}", args[i - 1]);
+    };
+    text.parse()
+        .map_err(|e| anyhow::anyhow!("{} {text}: {e}\n{USAGE}", args[i - 1]))
 }
 
 /// Calm positions with X to move from careful play, each proved within
@@ -237,8 +257,8 @@ fn suite(stones: u32, count: usize, limits: ProverLimits) {
 /// The O replies to the position after `moves` (O to move), up to
 /// symmetry and in canonical order, each proved by a prover of its own
 /// within the limits (every `parts`-th from `part`): per-task figures.
-fn tasks(moves: &str, part: usize, parts: usize, limits: ProverLimits) {
-    let after = Qubic.parse(moves).unwrap();
+fn tasks(moves: &str, part: usize, parts: usize, limits: ProverLimits) -> anyhow::Result<()> {
+    let after = Qubic.parse(moves)?;
     assert!(!after.x_to_move(), "the moves must leave O to move");
     let mut replies: Vec<QubicBoard> = Vec::new();
     for mv in Qubic.moves(after) {
@@ -278,14 +298,18 @@ fn tasks(moves: &str, part: usize, parts: usize, limits: ProverLimits) {
         "part {part}/{parts}: {proved} proved, {nodes} nodes, {:.2?}",
         started.elapsed()
     );
+    Ok(())
 }
 
 /// X's moves in the position after `moves` (X to move), up to symmetry
 /// and in canonical order, each position after one (O to move) proved by a
 /// prover of its own within the limits: per-move figures.
-fn x_moves(moves: &str, limits: ProverLimits) {
-    let before = Qubic.parse(moves).unwrap();
-    assert!(before.x_to_move(), "the moves must leave X to move");
+fn x_moves(moves: &str, limits: ProverLimits) -> anyhow::Result<()> {
+    let before = Qubic.parse(moves)?;
+    anyhow::ensure!(
+        before.x_to_move(),
+        "--x-moves: the moves must leave X to move"
+    );
     let mut children: Vec<(QubicBoard, String)> = Vec::new();
     for mv in Qubic.moves(before) {
         let child = Qubic.play(before, mv).0;
@@ -307,4 +331,5 @@ fn x_moves(moves: &str, limits: ProverLimits) {
             t.elapsed(),
         );
     }
+    Ok(())
 }
