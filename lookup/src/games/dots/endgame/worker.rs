@@ -45,11 +45,11 @@ pub(super) struct Shared<'a> {
 }
 
 /// What a thread's search keeps from one search to the next of a solver:
-/// the simple loony endgames' values and the buffers of its nodes. Setting
-/// the buffers up anew (a 64 KiB copy) took 44% of the time of solving
-/// every 3×2 position one by one (`perf`, the crate's every-rule test), and
-/// costs every small position a server or a learning program probes in
-/// bulk as much.
+/// the simple loony endgames' values and the buffers of its nodes. The
+/// buffers are made once per solver, not at each null-window test (a value
+/// takes two tests or more, every move's value many): setting them up (a
+/// 64 KiB copy) at each test was 44% of the time of solving every 3×2
+/// position one by one (`perf`, the crate's every-rule test).
 #[derive(Debug)]
 pub(super) struct Scratch {
     loony_memo: LoonyMemo,
