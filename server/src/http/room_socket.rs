@@ -186,12 +186,21 @@ fn error_message(e: &ApiError) -> Message {
     Message::text(serde_json::to_string(&error).unwrap_or_default())
 }
 
-/// Whether a read error is a frame or message over the size limit.
-fn too_big(e: axum::Error) -> bool {
+/// The Close a read error calls for (RFC 6455 §7.4.1), where the client
+/// broke the protocol: 1009 for a frame or message over the size limit,
+/// 1002 for a frame the protocol does not allow, 1007 for text that is not
+/// UTF-8. Other errors (the connection reset or closed) end it silently.
+fn close_for(e: axum::Error, frame_bytes: usize) -> Option<(u16, String)> {
     use tokio_tungstenite::tungstenite::Error as WsError;
-    e.into_inner()
-        .downcast_ref::<WsError>()
-        .is_some_and(|e| matches!(e, WsError::Capacity(_)))
+    match e.into_inner().downcast_ref::<WsError>()? {
+        WsError::Capacity(_) => Some((
+            1009,
+            format!("a frame or message longer than {frame_bytes} bytes"),
+        )),
+        WsError::Protocol(broken) => Some((1002, format!("protocol error: {broken}"))),
+        WsError::Utf8(_) => Some((1007, "a text message that is not UTF-8".into())),
+        _ => None,
+    }
 }
 
 /// What a connection does after a frame or an update: goes on (sending
@@ -201,8 +210,14 @@ enum Step {
     End,
 }
 
-/// Sends a Close frame; the connection ends either way.
-async fn close(socket: &mut WebSocket, code: u16, reason: String) {
+/// Sends a Close frame; the connection ends either way. The reason is cut
+/// to the 123 bytes a Close frame holds (RFC 6455 §5.5).
+async fn close(socket: &mut WebSocket, code: u16, mut reason: String) {
+    let mut end = reason.len().min(123);
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    reason.truncate(end);
     let _ = socket
         .send(Message::Close(Some(CloseFrame {
             code,
@@ -295,7 +310,8 @@ fn leave(room: &Room, seat: Option<u8>) {
 }
 
 /// A frame from the client: a message within the rate and the size
-/// limits is handled; a frame over the protocol's limit closes with 1009.
+/// limits is handled; a frame over the protocol's limit, or one that breaks
+/// the protocol, closes the connection with its code ([`close_for`]).
 async fn on_frame(
     socket: &mut WebSocket,
     state: &AppState,
@@ -308,12 +324,8 @@ async fn on_frame(
     match frame {
         None | Some(Ok(Message::Close(_))) => Step::End,
         Some(Err(e)) => {
-            if too_big(e) {
-                let reason = format!(
-                    "a frame or message longer than {} bytes",
-                    limits.frame_bytes
-                );
-                close(socket, 1009, reason).await;
+            if let Some((code, reason)) = close_for(e, limits.frame_bytes) {
+                close(socket, code, reason).await;
             }
             Step::End
         }
