@@ -221,6 +221,27 @@ async fn lying_clients_are_refused_at_once() {
         .unwrap();
     big.send("x".repeat(64 * 1024)).await;
     assert_eq!(close_reason(&mut big).await.0, 1009);
+    // Frames that break RFC 6455, written past the client library: the
+    // Close its section 7.4.1 names arrives, not a bare end of connection.
+    for (what, raw, code) in [
+        ("an unmasked frame", &[0x81u8, 0x02, b'{', b'}'][..], 1002),
+        ("a reserved opcode", &[0x83, 0x80, 0, 0, 0, 0], 1002),
+        // Masked with a key of zeros: the bytes as they are.
+        (
+            "text that is not UTF-8",
+            &[0x81, 0x82, 0, 0, 0, 0, 0xff, 0xfe],
+            1007,
+        ),
+    ] {
+        let mut broken = ws_from(&server, me(), made["room"].as_str().unwrap(), None)
+            .await
+            .unwrap();
+        let tokio_tungstenite::MaybeTlsStream::Plain(tcp) = broken.ws.get_mut() else {
+            unreachable!("the tests connect without TLS")
+        };
+        tcp.write_all(raw).await.unwrap();
+        assert_eq!(close_reason(&mut broken).await.0, code, "{what}");
+    }
     server.stop().await;
 }
 
