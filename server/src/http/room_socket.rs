@@ -192,7 +192,10 @@ fn error_message(e: &ApiError) -> Message {
 /// UTF-8. Other errors (the connection reset or closed) end it silently.
 fn close_for(e: axum::Error, frame_bytes: usize) -> Option<(u16, String)> {
     use tokio_tungstenite::tungstenite::Error as WsError;
+    use tokio_tungstenite::tungstenite::error::ProtocolError;
     match e.into_inner().downcast_ref::<WsError>()? {
+        // The library files a reset under protocol errors: nobody to tell.
+        WsError::Protocol(ProtocolError::ResetWithoutClosingHandshake) => None,
         WsError::Capacity(_) => Some((
             1009,
             format!("a frame or message longer than {frame_bytes} bytes"),
