@@ -215,7 +215,7 @@ fn threads_agree_with_a_dense_retrograde_on_4x4_positions() {
 /// The bench's one-off check at the depth the tests cannot afford: one 4x5
 /// and one 5x5 position with 28 undrawn edges (or
 /// `DOTS_RETROGRADE_UNDRAWN`), 256 MiB and about a minute each. `cargo test
-/// --release -p solvedb-tests --test dots_endgame -- --ignored deeper`.
+/// --release -p solvedb-tests --test games dots_endgame:: -- --ignored deeper`.
 #[test]
 #[ignore = "about a minute and 550 MiB: run on request with --ignored"]
 fn deeper_positions_on_request() {

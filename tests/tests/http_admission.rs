@@ -7,8 +7,7 @@
 //! takes its slot before it answers and gives it back when its client
 //! leaves.
 
-mod hostile;
-mod roomkit;
+use crate::hostile;
 
 use std::time::{Duration, Instant};
 

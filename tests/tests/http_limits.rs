@@ -5,8 +5,7 @@
 //! limit is set short through `ServerLimits`; clients from other addresses
 //! bind 127.0.0.x (all of 127/8 is loopback).
 
-mod hostile;
-mod roomkit;
+use crate::hostile;
 
 use std::time::{Duration, Instant};
 

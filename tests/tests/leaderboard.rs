@@ -6,7 +6,7 @@
 //! only won are listed; anonymous people are apart; the computer is
 //! listed apart from people; a rank needs a minimum of games.
 
-mod roomkit;
+use crate::roomkit;
 
 use std::collections::HashMap;
 use std::time::Duration;

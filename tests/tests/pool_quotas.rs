@@ -3,8 +3,7 @@
 //! a reserve is kept for clients with none open, and sessions where the
 //! person never moved are taken back soon.
 
-mod hostile;
-mod roomkit;
+use crate::hostile;
 
 use std::time::Duration;
 

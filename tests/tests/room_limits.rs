@@ -5,8 +5,7 @@
 //! short through `ServerLimits` and `RoomLimits`; clients from other
 //! addresses bind 127.0.0.x (all of 127/8 is loopback).
 
-mod hostile;
-mod roomkit;
+use crate::hostile;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! the accuracy the oracle gives, across a restart. (Games against the
 //! computer and the leaderboard's counting: `leaderboard.rs`.)
 
-mod roomkit;
+use crate::roomkit;
 
 use std::collections::HashMap;
 use std::time::Duration;

@@ -4,7 +4,7 @@
 //! against one in-process server, and every state must arrive, in order,
 //! equal to the rules'. No timing is asserted: the figures are the bench's.
 
-mod roomkit;
+use crate::roomkit;
 
 use roomkit::Server;
 use solvedb_server::http::load::{load, load_limits};

@@ -3,8 +3,6 @@
 //! own from other loopback addresses (all of 127/8 is loopback), and
 //! rooms and WebSockets from those addresses.
 
-#![allow(dead_code)] // each test file uses part of it
-
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 

@@ -1,8 +1,6 @@
 //! What the room tests share: a server on a loopback port (with or without
 //! a data directory), a raw HTTP POST, and WebSocket players.
 
-#![allow(dead_code)] // each test file uses part of it
-
 use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
