@@ -38,7 +38,7 @@ pub fn check_notation_length(text: &str) -> Result<(), PositionError> {
 /// legal and reachable; the side to move follows from the position itself.
 pub trait Game: fmt::Debug + Send + Sync {
     /// A position, including whose turn it is.
-    type Position: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync;
+    type Position: Copy + Eq + Ord + Hash + fmt::Debug + Send + Sync + 'static;
     /// A move.
     type Move: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync;
     /// The value of a position for the side to move; greater is better.
@@ -399,6 +399,24 @@ pub trait ExactSolver<P>: fmt::Debug + Send {
 
     /// Positions visited so far.
     fn nodes(&self) -> u64;
+
+    /// Whether the solver is worth keeping for later searches
+    /// ([`renew`](ExactSolver::renew)): an oracle keeps one such solver
+    /// and lends it to one search at a time. `false` (the default): each
+    /// search makes its own.
+    fn keeps(&self) -> bool {
+        false
+    }
+
+    /// Takes the `limits` of a new search, keeping what the solver learnt
+    /// in the searches before (its transposition table), and counts its
+    /// positions from zero again; `false`, changing nothing, where it
+    /// cannot (the default, or limits that ask for another table), and the
+    /// caller makes a new solver.
+    fn renew(&mut self, limits: SearchLimits) -> bool {
+        let _ = limits;
+        false
+    }
 
     /// The score of `position` and of each of its moves, in the order of
     /// [`Game::moves`], each for the player who makes it, counted from

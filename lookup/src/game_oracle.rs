@@ -2,11 +2,13 @@
 //! live search where not.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::bounds::{BoundedMove, Bounds, ValueBounds};
 use crate::error::{Error, ErrorKind};
 use crate::format::{Table, TableData, TableError};
-use crate::game::{MoveScores, Probed, SearchLimits, Tabled};
+use crate::game::{Game, MoveScores, Probed, SearchLimits, Tabled};
+use crate::kept_solvers::KeptSolvers;
 use crate::search::Search;
 use crate::stop::Stop;
 use crate::value::Score;
@@ -115,12 +117,17 @@ pub struct Answer<G: Tabled> {
 /// # Ok::<(), solvedb_lookup::Error>(())
 /// ```
 #[derive(Debug)]
-pub struct GameOracle<G, D> {
+pub struct GameOracle<G: Game, D> {
     game: G,
     table: Option<Table<D>>,
     /// The table beside the game's own ([`Tabled::COMPANION`]), if loaded.
     companion: Option<Table<D>>,
     limits: SearchLimits,
+    /// The game's own solver between live searches, where it keeps what
+    /// it learnt ([`ExactSolver::keeps`](crate::ExactSolver::keeps): the
+    /// dots endgame solver's transposition table); shared by the games of
+    /// a directory's [`Oracle`](crate::Oracle).
+    kept: Arc<KeptSolvers>,
 }
 
 impl<G: Tabled, D: TableData> GameOracle<G, D> {
@@ -136,6 +143,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
             table: Some(table),
             companion: None,
             limits: SearchLimits::default(),
+            kept: Arc::new(KeptSolvers::new(1)),
         })
     }
 
@@ -197,6 +205,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
             table: None,
             companion: None,
             limits: SearchLimits::default(),
+            kept: Arc::new(KeptSolvers::new(1)),
         }
     }
 
@@ -212,6 +221,15 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
     /// guess.
     pub fn with_search_limits(mut self, limits: SearchLimits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// Keeps the game's solver between live searches in `kept` (shared
+    /// with other oracles, within its capacity) instead of a room of its
+    /// own for one; `KeptSolvers::new(0)` keeps none, so each search makes
+    /// its own (and its table) anew.
+    pub fn with_kept_solvers(mut self, kept: Arc<KeptSolvers>) -> Self {
+        self.kept = kept;
         self
     }
 
@@ -612,7 +630,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
         if *stop != Stop::default() {
             limits.stop = stop.clone();
         }
-        Search::with_limits(&self.game, limits)
+        Search::with_limits(&self.game, limits).keeping(&self.kept, self.game.id())
     }
 
     /// Whether the table holds an entry of `position`'s own: not a

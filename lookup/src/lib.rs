@@ -76,6 +76,7 @@ mod game;
 mod game_oracle;
 pub mod games;
 mod input;
+mod kept_solvers;
 #[allow(unsafe_code)]
 mod mapping;
 mod oracle;
@@ -109,6 +110,7 @@ pub use games::stones::{FlatBoard, FlatCell, Mask, StoneBoard};
 pub use games::tictactoe::{Board, Cell, TicTacToe};
 pub use games::tictactoe_4x4::{Board4x4, Cell4x4, TicTacToe4x4};
 pub use input::{InputLine, MAX_LINE_BYTES, read_line};
+pub use kept_solvers::KeptSolvers;
 pub use mapping::{
     HUGE_PAGES_FROM, TableBytes, TableFile, advise_huge_pages, map_table, open_table, read_table,
 };

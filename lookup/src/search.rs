@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::error::Error;
+use crate::format::GameId;
 use crate::game::{ExactSolver, Game, MoveScores, SearchLimits};
+use crate::kept_solvers::KeptSolvers;
 use crate::value::Score;
 
 /// Beyond every score any game produces.
@@ -42,6 +44,9 @@ pub struct Search<'g, G: Game> {
     /// from a table makes a `Search` per probe and never uses it.
     dedicated: Option<Box<dyn ExactSolver<G::Position>>>,
     dedicated_made: bool,
+    /// Where the game's solver is borrowed from and given back to, and
+    /// the game it is kept under.
+    kept: Option<(&'g KeptSolvers, GameId)>,
 }
 
 impl<'g, G: Game> Search<'g, G> {
@@ -76,17 +81,44 @@ impl<'g, G: Game> Search<'g, G> {
             deadline: None,
             dedicated: None,
             dedicated_made: false,
+            kept: None,
         }
+    }
+
+    /// The search borrows the game's solver from `kept` (under `game`)
+    /// where one is there and gives it its limits ([`ExactSolver::renew`]),
+    /// and gives it (or the one it made) back when it ends.
+    pub(crate) fn keeping(mut self, kept: &'g KeptSolvers, game: GameId) -> Self {
+        self.kept = Some((kept, game));
+        self
+    }
+
+    /// The game's own solver, made (or borrowed) on first use.
+    fn dedicated(&mut self) -> Option<&mut Box<dyn ExactSolver<G::Position>>> {
+        if !self.dedicated_made {
+            self.dedicated_made = true;
+            let lent = self.kept.and_then(|(kept, game)| kept.take(game));
+            self.dedicated = match lent {
+                Some(mut solver) => {
+                    if solver.renew(self.limits.clone()) {
+                        Some(solver)
+                    } else {
+                        self.game.exact_solver(self.limits.clone())
+                    }
+                }
+                None => self.game.exact_solver(self.limits.clone()),
+            };
+        }
+        self.dedicated.as_mut()
     }
 
     /// The generic alpha-beta alone, even for a game with a solver of its
     /// own ([`Game::exact_solver`]): the baseline that benchmarks measure
     /// those solvers against.
     pub fn generic(game: &'g G, limits: SearchLimits) -> Self {
-        Search {
-            dedicated_made: true,
-            ..Search::with_limits(game, limits)
-        }
+        let mut search = Search::with_limits(game, limits);
+        search.dedicated_made = true;
+        search
     }
 
     /// The limits it searches within.
@@ -117,11 +149,7 @@ impl<'g, G: Game> Search<'g, G> {
     }
 
     fn score_within_limits(&mut self, position: G::Position) -> Result<Score, Error> {
-        if !self.dedicated_made {
-            self.dedicated = self.game.exact_solver(self.limits.clone());
-            self.dedicated_made = true;
-        }
-        if let Some(solver) = &mut self.dedicated {
+        if let Some(solver) = self.dedicated() {
             return solver.score(position);
         }
         self.deadline = self.limits.time.map(|t| Instant::now() + t);
@@ -144,9 +172,8 @@ impl<'g, G: Game> Search<'g, G> {
         report: &mut dyn FnMut(&MoveScores),
     ) -> Result<Option<MoveScores>, Error> {
         self.limits.stop.poll()?;
-        if !self.dedicated_made {
-            self.dedicated = self.game.exact_solver(self.limits.clone());
-            self.dedicated_made = true;
+        if self.dedicated().is_none() {
+            return Ok(None);
         }
         let before = self.nodes();
         let Some(solver) = self.dedicated.as_mut() else {
@@ -213,5 +240,19 @@ impl<'g, G: Game> Search<'g, G> {
         };
         self.table.insert(key, (best, bound));
         Ok(best)
+    }
+}
+
+impl<G: Game> Drop for Search<'_, G> {
+    /// Gives the game's solver back to the oracle it came from (or that
+    /// lent the search nothing), unless the search is unwinding from a
+    /// panic or the solver is not one to keep.
+    fn drop(&mut self) {
+        let (Some((kept, game)), Some(solver)) = (self.kept, self.dedicated.take()) else {
+            return;
+        };
+        if !std::thread::panicking() && solver.keeps() {
+            kept.give_back(game, solver);
+        }
     }
 }

@@ -8,7 +8,10 @@
 use solvedb_generator::games::dots::endgame::{POSITIONS_FILE, positions_text};
 use solvedb_lookup::games::dots::{EndgameSolver, Rules};
 use solvedb_lookup::testkit::Rng;
-use solvedb_lookup::{AnyValue, Dots, Edges, ErrorKind, Game, GameOracle, SearchLimits};
+use solvedb_lookup::{
+    Answer, AnyValue, Dots, Edges, ErrorKind, Game, GameOracle, SearchLimits, Stop,
+};
+use std::time::Duration;
 
 /// The board's geometry again, from the edge numbering of the notation
 /// (horizontal edges row by row, then vertical): each box's four edges.
@@ -79,24 +82,11 @@ fn check(board: Dots, position: Edges, rng: &mut Rng, rules: &[(&str, Rules, Opt
         }
         Edges(mask)
     };
-    let name = board.notation(position);
     // Every move's value through the oracle: one search.
     let answer = GameOracle::<_, Vec<u8>>::search_only(board)
         .answer(position)
         .unwrap();
-    assert_eq!(answer.score, i32::from(values[0]), "{name}");
-    for m in &answer.moves {
-        let e = board.edge_index(m.mv);
-        let j = undrawn.iter().position(|&u| u == e).unwrap();
-        let (_, gain) = board.draw(position.0, e);
-        let child = i32::from(values[1 << j]);
-        let expected = if gain > 0 {
-            gain as i32 + child
-        } else {
-            -child
-        };
-        assert_eq!(m.score, expected, "{name} move {}", m.mv);
-    }
+    check_answer(board, &answer, (&undrawn, &values), 0);
     let sample: Vec<u64> = (0..40)
         .map(|_| rng.below(values.len() as u64))
         .chain([0])
@@ -116,6 +106,31 @@ fn check(board: Dots, position: Edges, rng: &mut Rng, rules: &[(&str, Rules, Opt
                 board.notation(sub(i))
             );
         }
+    }
+}
+
+/// `answer`, the oracle's answer of the sub-position `index` of a
+/// [`retrograde`] (its `undrawn` edges and `values`), against it: the value
+/// and every move's.
+fn check_answer(
+    board: Dots,
+    answer: &Answer<Dots>,
+    (undrawn, values): (&[u32], &[i8]),
+    index: u64,
+) {
+    let name = board.notation(answer.position);
+    assert_eq!(answer.score, i32::from(values[index as usize]), "{name}");
+    for m in &answer.moves {
+        let e = board.edge_index(m.mv);
+        let j = undrawn.iter().position(|&u| u == e).unwrap();
+        let (_, gain) = board.draw(answer.position.0, e);
+        let child = i32::from(values[(index | 1 << j) as usize]);
+        let expected = if gain > 0 {
+            gain as i32 + child
+        } else {
+            -child
+        };
+        assert_eq!(m.score, expected, "{name} move {}", m.mv);
     }
 }
 
@@ -318,4 +333,60 @@ fn budgeted_answers_carry_bounds_that_hold_the_exact_values() {
     assert!(narrowed > 0, "no stopped search narrowed the value");
     assert!(exact_moves > 0, "no stopped search settled a move");
     eprintln!("{bounded} stopped, {narrowed} with the value narrowed, {exact_moves} moves settled");
+}
+
+/// An oracle keeps its solver, and the solver's table, from one answer to
+/// the next (`KeptSolvers`): along one game every answer — the value and
+/// every move's — still equals the retrograde's, whichever positions the
+/// table learnt from before.
+#[test]
+fn an_oracle_that_keeps_its_solver_answers_a_whole_game_exactly() {
+    let board = Dots::new(4, 5).unwrap();
+    let mut rng = Rng::new(4545);
+    let start = position(board, &mut rng, 22);
+    let (undrawn, values) = retrograde(board.rows(), board.cols(), start.0);
+    let oracle = GameOracle::<_, Vec<u8>>::search_only(board);
+    let (mut index, mut p) = (0u64, start);
+    while board.edges() > p.count() {
+        let answer = oracle.answer(p).unwrap();
+        check_answer(board, &answer, (&undrawn, &values), index);
+        let j = rng.below(undrawn.len() as u64);
+        if index & 1 << j == 0 {
+            index |= 1 << j;
+            p.0 |= 1 << undrawn[j as usize];
+        }
+    }
+}
+
+/// A kept solver takes each request's limits: a search that ran out of its
+/// node budget, or of its time, leaves a solver whose next search has a
+/// budget and a deadline of its own (a count carried over would stop it at
+/// once).
+#[test]
+fn a_kept_solver_starts_each_request_with_its_own_limits() {
+    let board = Dots::new(5, 5).unwrap();
+    let mut rng = Rng::new(4646);
+    let (big, small) = (position(board, &mut rng, 40), position(board, &mut rng, 14));
+    let budget = 3_000;
+    let fresh = || GameOracle::<_, Vec<u8>>::search_only(board).with_search_budget(budget);
+    // Alone, the big position needs more than the budget, the small less.
+    assert_eq!(fresh().answer(big).unwrap_err().kind(), ErrorKind::Budget);
+    let exact = fresh().answer(small).unwrap();
+
+    let oracle = fresh();
+    assert_eq!(oracle.answer(big).unwrap_err().kind(), ErrorKind::Budget);
+    let answer = oracle.answer(small).unwrap();
+    assert_eq!(
+        (answer.score, answer.moves.len()),
+        (exact.score, exact.moves.len())
+    );
+
+    let oracle = GameOracle::<_, Vec<u8>>::search_only(board);
+    let hurried = Stop::default().within(Duration::from_millis(20));
+    let error = oracle.answer_within(big, &hurried).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::Budget, "{error}");
+    let answer = oracle
+        .answer_within(small, &Stop::default().within(Duration::from_secs(600)))
+        .unwrap();
+    assert_eq!(answer.score, exact.score);
 }

@@ -64,7 +64,12 @@ impl AppState {
                 // Each search on every core (dots); at most `searches` at once.
                 threads: None,
                 ..solvedb_lookup::SearchLimits::default()
-            });
+            })
+            // A dots board's next search starts from the table of the one
+            // before (a game's next position is mostly in it): as many
+            // kept as searches run at once, so the searches' tables take
+            // at most twice `searches` × `search_table_bytes`.
+            .with_kept_solvers(limits.searches);
         let scan = TableScan::scan(tables);
         scan.open_all(&oracle);
         Ok(AppState {

@@ -146,6 +146,28 @@ impl EndgameSolver {
         }
     }
 
+    /// Takes the `limits` of the next searches and counts positions from
+    /// zero again, keeping the transposition table and what it holds: each
+    /// entry is a proved bound on the position of its own key, found from
+    /// whatever root (a key is an image of the position, and an image has
+    /// the position's value), so a later search from another root may use
+    /// it. Along one game the positions after the first are found mostly
+    /// in the table (`docs/dots-and-boxes.md`: 4–6× less time on 5×5).
+    /// `false`, changing nothing, where `limits` ask for a table of
+    /// another size.
+    pub fn renew(&mut self, limits: SearchLimits) -> bool {
+        let bytes = limits
+            .table_bytes
+            .unwrap_or_else(|| default_table_bytes(self.board, limits.nodes));
+        if entry_bits_within(self.board, bytes) != self.table.entry_bits() {
+            return false;
+        }
+        self.threads = threads_of(&limits);
+        self.limits = limits;
+        self.nodes = 0;
+        true
+    }
+
     /// The table's size, as the exponent of its entries.
     pub fn table_bits(&self) -> u32 {
         self.table.entry_bits()
@@ -436,6 +458,15 @@ impl ExactSolver<Edges> for EndgameSolver {
 
     fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    fn keeps(&self) -> bool {
+        true
+    }
+
+    /// [`EndgameSolver::renew`].
+    fn renew(&mut self, limits: SearchLimits) -> bool {
+        EndgameSolver::renew(self, limits)
     }
 
     /// [`EndgameSolver::analyse_reporting`]: the moves in edge order, the
