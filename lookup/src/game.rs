@@ -400,11 +400,13 @@ pub trait ExactSolver<P>: fmt::Debug + Send {
     /// Positions visited so far.
     fn nodes(&self) -> u64;
 
-    /// Whether the solver is worth keeping for later searches
-    /// ([`renew`](ExactSolver::renew)): an oracle keeps one such solver
-    /// and lends it to one search at a time. `false` (the default): each
-    /// search makes its own.
-    fn keeps(&self) -> bool {
+    /// Readies the solver to be kept for later searches
+    /// ([`renew`](ExactSolver::renew)) once its search has ended: it lets
+    /// go of what was the search's own (the request's [`Stop`], whose
+    /// listener may hold the request's stream open) and says whether it is
+    /// worth keeping. An oracle keeps such solvers and lends each to one
+    /// search at a time. `false` (the default): each search makes its own.
+    fn keep(&mut self) -> bool {
         false
     }
 

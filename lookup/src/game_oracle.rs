@@ -124,7 +124,7 @@ pub struct GameOracle<G: Game, D> {
     companion: Option<Table<D>>,
     limits: SearchLimits,
     /// The game's own solver between live searches, where it keeps what
-    /// it learnt ([`ExactSolver::keeps`](crate::ExactSolver::keeps): the
+    /// it learnt ([`ExactSolver::keep`](crate::ExactSolver::keep): the
     /// dots endgame solver's transposition table); shared by the games of
     /// a directory's [`Oracle`](crate::Oracle).
     kept: Arc<KeptSolvers>,

@@ -1,6 +1,6 @@
 //! Solvers kept between live searches ([`KeptSolvers`]): a game's own
 //! solver whose transposition table is worth keeping
-//! ([`ExactSolver::keeps`]: the dots endgame solver's) is given back when
+//! ([`ExactSolver::keep`]: the dots endgame solver's) is given back when
 //! its search ends and lent to the next search of the same board, which
 //! finds the positions the searches before it proved. Along one game of
 //! 5×5 dots the positions after the first take 4–6× less time

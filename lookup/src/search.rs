@@ -248,10 +248,10 @@ impl<G: Game> Drop for Search<'_, G> {
     /// lent the search nothing), unless the search is unwinding from a
     /// panic or the solver is not one to keep.
     fn drop(&mut self) {
-        let (Some((kept, game)), Some(solver)) = (self.kept, self.dedicated.take()) else {
+        let (Some((kept, game)), Some(mut solver)) = (self.kept, self.dedicated.take()) else {
             return;
         };
-        if !std::thread::panicking() && solver.keeps() {
+        if !std::thread::panicking() && solver.keep() {
             kept.give_back(game, solver);
         }
     }

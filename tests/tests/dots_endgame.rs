@@ -390,3 +390,34 @@ fn a_kept_solver_starts_each_request_with_its_own_limits() {
         .unwrap();
     assert_eq!(answer.score, exact.score);
 }
+
+/// A kept solver lets go of its request: the listener of a request's
+/// `Stop` (which holds a streamed analysis open until it is dropped) is
+/// dropped when the answer is, not kept with the solver's table.
+#[test]
+fn a_kept_solver_does_not_hold_on_to_its_requests_listener() {
+    let board = Dots::new(4, 4).unwrap();
+    let mut rng = Rng::new(4747);
+    let p = position(board, &mut rng, 20);
+    let oracle = GameOracle::<_, Vec<u8>>::search_only(board);
+    let listener = std::sync::Arc::new(());
+    let held = std::sync::Arc::clone(&listener);
+    let stop = Stop::default()
+        .within(Duration::from_secs(600))
+        .reporting(move |_| {
+            let _ = &held;
+        });
+    oracle.answer_within(p, &stop).unwrap();
+    drop(stop);
+    assert_eq!(
+        std::sync::Arc::strong_count(&listener),
+        1,
+        "the listener outlived its request"
+    );
+    // The solver was kept all the same: the next answer is exact.
+    let q = position(board, &mut rng, 20);
+    let exact = GameOracle::<_, Vec<u8>>::search_only(board)
+        .answer(q)
+        .unwrap();
+    assert_eq!(oracle.answer(q).unwrap().score, exact.score);
+}

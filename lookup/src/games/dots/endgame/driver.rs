@@ -460,7 +460,10 @@ impl ExactSolver<Edges> for EndgameSolver {
         self.nodes
     }
 
-    fn keeps(&self) -> bool {
+    /// Lets go of the last request's [`Stop`](crate::Stop) (a listener
+    /// in it may hold the request's stream open); keeps the table.
+    fn keep(&mut self) -> bool {
+        self.limits.stop = crate::Stop::default();
         true
     }
 
