@@ -44,19 +44,11 @@ fn game(board: Dots, first: Edges, moves: usize, rng: &mut Rng) -> Vec<Edges> {
     let mut positions = vec![first];
     let mut mask = first.0;
     for _ in 0..moves {
-        let quiet: Vec<u32> = (0..board.edges())
-            .filter(|&e| mask & 1 << e == 0)
-            .filter(|&e| {
-                let next = mask | 1 << e;
-                board
-                    .boxes_of(e)
-                    .all(|(r, c)| (next & board.box_mask(r, c)).count_ones() <= 2)
-            })
-            .collect();
+        let quiet = board.edges_without_third_sides(mask);
         if quiet.is_empty() {
             break;
         }
-        mask |= 1 << quiet[rng.index(quiet.len())];
+        mask |= 1 << rng.pick(&quiet);
         positions.push(Edges(mask));
     }
     positions

@@ -143,7 +143,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
             table: Some(table),
             companion: None,
             limits: SearchLimits::default(),
-            kept: Arc::new(KeptSolvers::new(1)),
+            kept: Arc::default(),
         })
     }
 
@@ -205,7 +205,7 @@ impl<G: Tabled, D: TableData> GameOracle<G, D> {
             table: None,
             companion: None,
             limits: SearchLimits::default(),
-            kept: Arc::new(KeptSolvers::new(1)),
+            kept: Arc::default(),
         }
     }
 

@@ -36,11 +36,6 @@ impl KeptSolvers {
         }
     }
 
-    /// How many solvers it keeps at most.
-    pub fn capacity(&self) -> usize {
-        self.capacity
-    }
-
     /// How many it holds now (none of them lent).
     pub fn len(&self) -> usize {
         self.lock().len()
@@ -84,6 +79,14 @@ impl KeptSolvers {
         drop(kept);
         // Their tables are unmapped outside the lock.
         drop(gone);
+    }
+}
+
+impl Default for KeptSolvers {
+    /// Room for one solver: a game's next search on its own oracle, or the
+    /// last game searched on a directory's.
+    fn default() -> KeptSolvers {
+        KeptSolvers::new(1)
     }
 }
 

@@ -301,7 +301,7 @@ impl Oracle {
             opener,
             limits: SearchLimits::default(),
             cache: Arc::new(BlockCache::default()),
-            kept: Arc::new(KeptSolvers::new(1)),
+            kept: Arc::default(),
             games: RwLock::default(),
         })
     }
@@ -316,7 +316,7 @@ impl Oracle {
             opener: Opener::Blocks,
             limits: SearchLimits::default(),
             cache: Arc::new(BlockCache::default()),
-            kept: Arc::new(KeptSolvers::new(1)),
+            kept: Arc::default(),
             games: RwLock::default(),
         }
     }

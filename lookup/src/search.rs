@@ -97,17 +97,11 @@ impl<'g, G: Game> Search<'g, G> {
     fn dedicated(&mut self) -> Option<&mut Box<dyn ExactSolver<G::Position>>> {
         if !self.dedicated_made {
             self.dedicated_made = true;
-            let lent = self.kept.and_then(|(kept, game)| kept.take(game));
-            self.dedicated = match lent {
-                Some(mut solver) => {
-                    if solver.renew(self.limits.clone()) {
-                        Some(solver)
-                    } else {
-                        self.game.exact_solver(self.limits.clone())
-                    }
-                }
-                None => self.game.exact_solver(self.limits.clone()),
-            };
+            self.dedicated = self
+                .kept
+                .and_then(|(kept, game)| kept.take(game))
+                .and_then(|mut lent| lent.renew(self.limits.clone()).then_some(lent))
+                .or_else(|| self.game.exact_solver(self.limits.clone()));
         }
         self.dedicated.as_mut()
     }
@@ -172,15 +166,13 @@ impl<'g, G: Game> Search<'g, G> {
         report: &mut dyn FnMut(&MoveScores),
     ) -> Result<Option<MoveScores>, Error> {
         self.limits.stop.poll()?;
-        if self.dedicated().is_none() {
-            return Ok(None);
-        }
-        let before = self.nodes();
-        let Some(solver) = self.dedicated.as_mut() else {
+        let Some(solver) = self.dedicated() else {
             return Ok(None);
         };
+        let before = solver.nodes();
         let scores = solver.score_moves(position, report);
-        self.limits.stop.charge(self.nodes() - before);
+        let visited = solver.nodes() - before;
+        self.limits.stop.charge(visited);
         Ok(scores)
     }
 

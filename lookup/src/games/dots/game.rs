@@ -114,27 +114,35 @@ impl Game for Dots {
 }
 
 impl Dots {
-    /// A position of this board with `undrawn` edges left, from
-    /// random play that never draws a box's third side: each edge is drawn
-    /// uniformly among those that give no box three sides, like a game before
-    /// its endgame (a uniformly random edge set has most boxes taken and is
-    /// trivial). `None` when play runs out of such edges first; the caller
-    /// draws again from the same generator. The committed bench positions
-    /// (`tests/data/dots-endgame.positions`) are made this way.
-    pub fn random_without_third_sides(self, rng: &mut Rng, undrawn: u32) -> Option<Edges> {
+    /// The edges not drawn in `mask` that give no box a third side, in
+    /// edge order.
+    pub fn edges_without_third_sides(self, mask: u64) -> Vec<u32> {
         let box_masks: Vec<u64> = (0..self.rows())
             .flat_map(|r| (0..self.cols()).map(move |c| self.box_mask(r, c)))
             .collect();
+        (0..self.edges())
+            .filter(|&e| mask & 1 << e == 0)
+            .filter(|&e| {
+                box_masks
+                    .iter()
+                    .all(|&b| b & 1 << e == 0 || (mask & b).count_ones() < 2)
+            })
+            .collect()
+    }
+
+    /// A position of this board with `undrawn` edges left, from
+    /// random play that never draws a box's third side: each edge is drawn
+    /// uniformly among those that give no box three sides
+    /// ([`edges_without_third_sides`](Self::edges_without_third_sides)),
+    /// like a game before its endgame (a uniformly random edge set has most
+    /// boxes taken and is trivial). `None` when play runs out of such edges
+    /// first; the caller draws again from the same generator. The committed
+    /// bench positions (`tests/data/dots-endgame.positions`) are made this
+    /// way.
+    pub fn random_without_third_sides(self, rng: &mut Rng, undrawn: u32) -> Option<Edges> {
         let mut mask = 0u64;
         while self.edges() - mask.count_ones() > undrawn {
-            let safe: Vec<u32> = (0..self.edges())
-                .filter(|&e| mask & 1 << e == 0)
-                .filter(|&e| {
-                    box_masks
-                        .iter()
-                        .all(|&b| b & 1 << e == 0 || (mask & b).count_ones() < 2)
-                })
-                .collect();
+            let safe = self.edges_without_third_sides(mask);
             if safe.is_empty() {
                 return None;
             }

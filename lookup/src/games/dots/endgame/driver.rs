@@ -102,6 +102,15 @@ fn entry_bits_within(board: Dots, bytes: u64) -> u32 {
         .unwrap_or(2)
 }
 
+/// The table size `limits` ask for on `board`, as the exponent of its
+/// entries: their `table_bytes`, else the default for their node budget.
+fn table_bits_for(board: Dots, limits: &SearchLimits) -> u32 {
+    let bytes = limits
+        .table_bytes
+        .unwrap_or_else(|| default_table_bytes(board, limits.nodes));
+    entry_bits_within(board, bytes)
+}
+
 /// The threads `limits` ask for: all cores unless said.
 fn threads_of(limits: &SearchLimits) -> usize {
     limits
@@ -113,10 +122,7 @@ fn threads_of(limits: &SearchLimits) -> usize {
 impl EndgameSolver {
     /// A solver with every rule and the default table size.
     pub fn new(board: Dots, limits: SearchLimits) -> EndgameSolver {
-        let bytes = limits
-            .table_bytes
-            .unwrap_or_else(|| default_table_bytes(board, limits.nodes));
-        let bits = entry_bits_within(board, bytes);
+        let bits = table_bits_for(board, &limits);
         EndgameSolver::with_rules(board, limits, Rules::ALL, bits)
     }
 
@@ -156,10 +162,7 @@ impl EndgameSolver {
     /// `false`, changing nothing, where `limits` ask for a table of
     /// another size.
     pub fn renew(&mut self, limits: SearchLimits) -> bool {
-        let bytes = limits
-            .table_bytes
-            .unwrap_or_else(|| default_table_bytes(self.board, limits.nodes));
-        if entry_bits_within(self.board, bytes) != self.table.entry_bits() {
+        if table_bits_for(self.board, &limits) != self.table.entry_bits() {
             return false;
         }
         self.threads = threads_of(&limits);
