@@ -4,7 +4,9 @@
 //! 1. Counts the strategy table's records the way Patashnik counted his
 //!    2,929 strategic moves: records whose position is not a block of
 //!    O's three and not won by a threat line (`dictionary::strategic`),
-//!    by stones.
+//!    by stones; those of the strategy from the empty board (Patashnik's
+//!    proof is one) apart from those only the table's other roots reach
+//!    (`walk::strategy_roots`), which a walk of the table tells.
 //! 2. Walks the dictionary (default `../shared/data/qubic/patashnik.dictionary`;
 //!    comparison only) from the empty board against every O reply with
 //!    Patashnik's four rules, the forced win found by the project's threat
@@ -16,9 +18,10 @@ use std::time::Instant;
 
 use solvedb_generator::games::qubic::dictionary::{self, Dictionary};
 use solvedb_generator::games::qubic::prover::{Attacker, Prover, ProverLimits, Verdict};
+use solvedb_generator::games::qubic::walk;
 use solvedb_lookup::games::qubic::strategy::board_of_key;
 use solvedb_lookup::games::qubic::threats::ThreatSearch;
-use solvedb_lookup::{Game, Qubic, open_table};
+use solvedb_lookup::{Game, Qubic};
 
 /// The df-pn prover's node budget for a hole.
 const PROVER_NODES: u64 = 200_000_000;
@@ -38,26 +41,46 @@ fn main() -> anyhow::Result<()> {
         }
         i += 2;
     }
-    let table = open_table(&tables.join("qubic.sdb"))?;
+    let table = solvedb_generator::verify::read_whole(&tables.join("qubic.sdb"))?;
+    let started = Instant::now();
+    let roots = walk::strategy_roots(&table)?;
+    let walked = walk::walk_roots(&table, &roots)?;
+    println!(
+        "walked from {} roots: {} positions with X to move, {:.1} s",
+        roots.len(),
+        walked.all.positions,
+        started.elapsed().as_secs_f64()
+    );
     let mut search = ThreatSearch::new(budget);
-    let mut by_stones = std::collections::BTreeMap::<u32, (u64, u64)>::new();
+    // By the empty board's strategy or not, then by stones.
+    let mut by_stones = std::collections::BTreeMap::<(bool, u32), (u64, u64)>::new();
     let started = Instant::now();
     for index in 0..table.header().stored {
         let (key, _) = table.wide_record(index)?;
         let board = board_of_key(key);
-        let entry = by_stones.entry(board.stones()).or_default();
+        let entry = by_stones
+            .entry((walked.from_first.contains(&key), board.stones()))
+            .or_default();
         entry.0 += 1;
         entry.1 += u64::from(dictionary::strategic(&mut search, board));
     }
-    let (records, strategic): (u64, u64) = by_stones
-        .values()
-        .fold((0, 0), |a, v| (a.0 + v.0, a.1 + v.1));
-    println!(
-        "strategy table: {records} records, {strategic} strategic in Patashnik's sense (threat budget {budget}), {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
-    for (stones, (r, s)) in &by_stones {
-        println!("  {stones:>2} stones: {r:>6} records, {s:>6} strategic");
+    for (first, what) in [
+        (true, "the strategy from the empty board"),
+        (false, "the other roots' strategies"),
+    ] {
+        let rows: Vec<_> = by_stones.iter().filter(|((f, _), _)| *f == first).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let (records, strategic): (u64, u64) =
+            rows.iter().fold((0, 0), |a, (_, v)| (a.0 + v.0, a.1 + v.1));
+        println!(
+            "{what}: {records} records, {strategic} strategic in Patashnik's sense (threat budget {budget}), {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        for ((_, stones), (r, s)) in rows {
+            println!("  {stones:>2} stones: {r:>6} records, {s:>6} strategic");
+        }
     }
     let Ok(text) = std::fs::read_to_string(&path) else {
         println!("no dictionary at {}: its walk is skipped", path.display());

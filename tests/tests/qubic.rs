@@ -542,44 +542,100 @@ fn a_table_that_is_no_strategy_is_refused_and_without_one_qubic_is_searched() {
 #[test]
 fn the_committed_strategy_wins_every_game_against_random_and_stubborn_defences() {
     let oracle = Oracle::open(&solvedb_tests::committed_tables()).unwrap();
-    let lines = plain_qubic::lines();
     let mut rng = Rng::new(1977);
-    let start = Qubic.start();
-    let claimed = match oracle.answer(GameId::Qubic, &Qubic.notation(start), Want::Value) {
+    let longest = (0..40)
+        .map(|game| play_the_strategy(&oracle, plain_qubic::EMPTY, game % 2 == 0, &mut rng))
+        .max();
+    assert!(
+        longest > Some(10),
+        "every game was short: {longest:?} plies"
+    );
+}
+
+/// The same from the openings on cells of four lines the table also
+/// holds: X on any cell of four lines and O on any other (each an image of
+/// one of the build's 16 roots after X's other first move), found here by
+/// the plain rules' count of lines through a cell.
+#[test]
+fn the_committed_strategy_wins_from_every_opening_on_cells_of_four_lines() {
+    let oracle = Oracle::open(&solvedb_tests::committed_tables()).unwrap();
+    let lines = plain_qubic::lines();
+    let four: Vec<usize> = (0..64)
+        .filter(|&c| lines.iter().filter(|l| l.contains(&c)).count() == 4)
+        .collect();
+    assert_eq!(four.len(), 48);
+    // After X on one of them, every reply on another is a win the table
+    // holds.
+    let x = four[0];
+    for &o in four.iter().filter(|&&o| o != x) {
+        let mut board = plain_qubic::EMPTY;
+        board[x] = b'X';
+        board[o] = b'O';
+        let text = plain_qubic::notation(&board);
+        let answer = oracle.answer(GameId::Qubic, &text, Want::Value).unwrap();
+        assert_ne!(answer.source, Source::Search, "{text}");
+        assert!(
+            matches!(answer.value, AnyValue::AtMost(v) if v.wdl == Wdl::Win),
+            "{text}: {:?}",
+            answer.value
+        );
+    }
+    // Games from random ones of them.
+    let mut rng = Rng::new(1980);
+    for game in 0..24 {
+        let mut board = plain_qubic::EMPTY;
+        let x = four[rng.index(four.len())];
+        let others: Vec<usize> = four.iter().copied().filter(|&c| c != x).collect();
+        board[x] = b'X';
+        board[others[rng.index(others.len())]] = b'O';
+        play_the_strategy(&oracle, board, game % 2 == 0, &mut rng);
+    }
+}
+
+/// One game from `board` (X to move, a position the table holds): X the
+/// table's move, O the longest defence (`stubborn`) or a random reply;
+/// returns its plies after checking the win as the test above says.
+fn play_the_strategy(
+    oracle: &Oracle,
+    start: plain_qubic::Board,
+    stubborn: bool,
+    rng: &mut Rng,
+) -> u32 {
+    let lines = plain_qubic::lines();
+    let text = plain_qubic::notation(&start);
+    let claimed = match oracle.answer(GameId::Qubic, &text, Want::Value) {
         Ok(answer) => match answer.value {
             AnyValue::AtMost(o) if o.wdl == Wdl::Win => u32::from(o.plies),
-            other => panic!("the empty board is {other:?}"),
+            other => panic!("{text} is {other:?}"),
         },
-        Err(e) => panic!("the empty board: {e}"),
+        Err(e) => panic!("{text}: {e}"),
     };
-    let mut longest = 0;
-    for game in 0..40 {
-        let stubborn = game % 2 == 0;
-        let mut board = plain_qubic::EMPTY;
-        let mut plies = 0;
-        loop {
-            let text = plain_qubic::notation(&board);
-            let answer = oracle.answer(GameId::Qubic, &text, Want::Moves).unwrap();
-            assert_ne!(answer.source, Source::Search, "{text}");
-            let x = plain_qubic::to_move(&board) == b'X';
-            let cell: usize = if x || stubborn {
-                // The moves come best first: X's win, O's longest defence.
-                answer.moves[0].mv.parse().unwrap()
-            } else {
-                let empty: Vec<usize> = (0..64).filter(|&c| board[c] == b'.').collect();
-                empty[rng.index(empty.len())]
-            };
-            assert_eq!(board[cell], b'.', "{text}: {cell}");
-            board[cell] = if x { b'X' } else { b'O' };
-            plies += 1;
-            assert!(!plain_qubic::wins(&lines, &board, b'O'), "O won: {text}");
-            if plain_qubic::wins(&lines, &board, b'X') {
-                break;
-            }
-            assert!(plain_qubic::stones(&board) < 64, "a draw: {text}");
+    let mut board = start;
+    let mut plies = 0;
+    loop {
+        let text = plain_qubic::notation(&board);
+        let answer = oracle.answer(GameId::Qubic, &text, Want::Moves).unwrap();
+        assert_ne!(answer.source, Source::Search, "{text}");
+        let x = plain_qubic::to_move(&board) == b'X';
+        let cell: usize = if x || stubborn {
+            // The moves come best first: X's win, O's longest defence.
+            answer.moves[0].mv.parse().unwrap()
+        } else {
+            let empty: Vec<usize> = (0..64).filter(|&c| board[c] == b'.').collect();
+            empty[rng.index(empty.len())]
+        };
+        assert_eq!(board[cell], b'.', "{text}: {cell}");
+        board[cell] = if x { b'X' } else { b'O' };
+        plies += 1;
+        assert!(!plain_qubic::wins(&lines, &board, b'O'), "O won: {text}");
+        if plain_qubic::wins(&lines, &board, b'X') {
+            break;
         }
-        assert!(plies <= claimed, "{plies} plies, {claimed} claimed");
-        longest = longest.max(plies);
+        assert!(plain_qubic::stones(&board) < 64, "a draw: {text}");
     }
-    assert!(longest > 10, "every game was short: {longest} plies");
+    assert!(
+        plies <= claimed,
+        "{plies} plies, {claimed} claimed from {text}"
+    );
+    plies
 }

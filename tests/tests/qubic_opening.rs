@@ -43,6 +43,7 @@ fn strategy_of(root: QubicBoard) -> Table<Vec<u8>> {
         threads: 2,
         task_table_bytes: 4 << 20,
         task_nodes: Some(20_000_000),
+        ..ProofOptions::default()
     };
     let proved = prove_strategy(root, options, None, &|_| {}).expect("proved");
     Table::new(encode_solution(&Qubic, &strategy_solution(&proved), 3)).expect("a table")

@@ -29,6 +29,7 @@ fn proved(root: QubicBoard) -> ProvedStrategy {
         threads: 2,
         task_table_bytes: 4 << 20,
         task_nodes: Some(20_000_000),
+        ..ProofOptions::default()
     };
     prove_strategy(root, options, None, &|_| {}).expect("proved")
 }
@@ -54,6 +55,7 @@ fn the_smaller_strategy_wins_and_keeps_only_strategic_positions_of_the_proof() {
         let after = StrategyRecords {
             records: proved.records.clone(),
             depth: proved.depth,
+            root_depths: vec![proved.depth],
             by_stones: proved.by_stones.clone(),
         };
         // The proof's own strategy walks as well (the pass's input).

@@ -1,7 +1,8 @@
 //! Qubic's generator side: the proof of the first player's win and its
 //! table ([`prove`]: `solvedb build qubic`, with the library's df-pn
 //! [`prover`] sized for a build: gigabytes of proof table on huge pages), the
-//! tasks a build keeps ([`parts`]), the walk of a table's strategy
+//! tasks a build keeps ([`parts`]), the roots it adds after the other
+//! first move ([`other_first_move`]), the walk of a table's strategy
 //! against every defence with rules of its own ([`walk`]: `solvedb verify`
 //! and `solvedb export qubic`), the opening table ([`opening`],
 //! [`opening_walk`]), and `solvedb bench qubic` ([`bench`]) on positions
@@ -11,6 +12,7 @@ mod bench;
 pub mod dictionary;
 pub mod opening;
 pub mod opening_walk;
+pub mod other_first_move;
 pub mod parts;
 pub mod prove;
 mod replies;
@@ -37,7 +39,7 @@ use crate::export::{Destination, ExportOptions, ExportSummary, Format};
 use crate::games::GeneratorGame;
 use crate::text::{count, seconds};
 use parts::TaskStore;
-use prove::{ProofOptions, ProvedStrategy, TASK_TABLE_BYTES, prove_strategy};
+use prove::{ProofOptions, ProvedStrategy, TASK_TABLE_BYTES, TaskSetup};
 
 /// Memory besides the tasks' proof tables: the merged strategy and the
 /// walks' maps.
@@ -61,8 +63,25 @@ fn build_options() -> ProofOptions {
     }
 }
 
-/// The proof of the empty board, keeping tasks in `store` if given.
-fn prove_table(options: ProofOptions, store: Option<&TaskStore>) -> Result<Solution> {
+/// The proof of the empty board, keeping tasks in `out`'s
+/// [`parts::DIR`] if given.
+fn prove_table(options: ProofOptions, out: Option<&Path>) -> Result<Solution> {
+    let root_options = other_first_move::root_options(options);
+    let stores = out.map(|out| {
+        (
+            TaskStore::new(out, options.settings()),
+            TaskStore::new(out, root_options.settings()),
+        )
+    });
+    let setup = TaskSetup {
+        options,
+        store: stores.as_ref().map(|s| &s.0),
+    };
+    let roots_setup = TaskSetup {
+        options: root_options,
+        store: stores.as_ref().map(|s| &s.1),
+    };
+    let store = setup.store;
     eprintln!(
         "qubic: proving the first player's win on {} threads ({} of proof table each)",
         options.threads,
@@ -71,10 +90,61 @@ fn prove_table(options: ProofOptions, store: Option<&TaskStore>) -> Result<Solut
     if let Some(store) = store {
         eprintln!("qubic: proved tasks are kept in {}", store.dir().display());
     }
-    let proved = prove_strategy(Qubic.start(), options, store, &|line| {
-        eprintln!("qubic: {line}")
-    })?;
-    Ok(strategy_solution(&proved))
+    let progress = |line: &str| eprintln!("qubic: {line}");
+    let roots = other_first_move::other_roots();
+    eprintln!(
+        "qubic: with {} roots after X's other first move, on cell {}, as tasks beside the first move's",
+        roots.len(),
+        other_first_move::OTHER_FIRST_MOVE
+    );
+    let (proved, added) =
+        other_first_move::prove_with_roots(Qubic.start(), setup, &roots, roots_setup, &progress)?;
+    if let Some((store, roots_store)) = &stores {
+        store.remove()?;
+        roots_store.remove()?;
+    }
+    let mut solution = strategy_solution(&proved);
+    solution.notes.extend(added_roots_notes(&added));
+    Ok(solution)
+}
+
+/// The report lines of the roots added after the other first move.
+fn added_roots_notes(added: &other_first_move::AddedRoots) -> Vec<String> {
+    let nodes: u64 = added.proved.iter().map(|(_, t, _)| t.nodes).sum();
+    let task_time: Duration = added
+        .proved
+        .iter()
+        .map(|(_, t, _)| t.prove + t.extract)
+        .sum();
+    let plies = added.proved.iter().map(|&(_, _, d)| d);
+    let mut notes = vec![format!(
+        "other first move {}: {} of {} roots proved (O on {}), {} nodes, task time {}, wall {} (smaller strategies {}, records {}); X wins within {}..{} plies of them; {} records and {} positions with X to move added",
+        other_first_move::OTHER_FIRST_MOVE,
+        added.proved.len(),
+        added.proved.len() + added.not_proved.len(),
+        added
+            .proved
+            .iter()
+            .map(|(cell, _, _)| cell.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        nodes,
+        seconds(task_time),
+        seconds(added.prove_time),
+        seconds(added.smaller_time),
+        seconds(added.records_time),
+        plies.clone().min().unwrap_or(0),
+        plies.max().unwrap_or(0),
+        added.records,
+        added.positions
+    )];
+    for (cell, root) in &added.not_proved {
+        notes.push(format!(
+            "other first move: O on {cell} not proved ({})",
+            Qubic.notation(*root)
+        ));
+    }
+    notes
 }
 
 /// The peak resident memory of this process so far, in bytes (`VmHWM`).
@@ -173,16 +243,13 @@ impl Buildable for Qubic {
         prove_table(build_options(), None).expect("the proof of Qubic")
     }
 
-    /// The proof ([`prove_strategy`]) from the empty board, tasks on
+    /// The proof ([`prove::prove_strategy`], with the roots of
+    /// [`other_first_move`] beside it) from the empty board, tasks on
     /// `proof_threads` threads, progress on standard error, each proved
     /// task kept in `out`'s [`parts::DIR`] until the proof is done (a
     /// build into the same directory resumes from them).
     fn try_solve_table(&self, out: &Path) -> Result<Solution> {
-        let options = build_options();
-        let store = TaskStore::new(out, options.settings());
-        let solution = prove_table(options, Some(&store))?;
-        store.remove()?;
-        Ok(solution)
+        prove_table(build_options(), Some(out))
     }
 
     fn build_memory(&self) -> u64 {
@@ -333,21 +400,34 @@ pub fn walk_task(task: QubicBoard, moves: &parts::TaskMoves) -> Result<walk::Wal
     Ok(report)
 }
 
-/// The strategy's walk from the empty board, its report written to `out`;
-/// returns the positions it walked.
+/// The strategy's walk from its roots ([`walk::strategy_roots`]), its
+/// report written to `out`; returns the positions it walked.
 fn verify_strategy(table: &Table<Vec<u8>>, out: &mut dyn Write) -> Result<walk::Walked> {
-    let (report, walked) = walk::walk_positions(table, Qubic.start())?;
-    writeln!(out, "strategy ok: {report}")?;
+    let walk = walk::walk_roots(table, &walk::strategy_roots(table)?)?;
+    writeln!(out, "strategy ok: {}", walk.first)?;
+    if !walk.others.is_empty() {
+        let plies = walk.others.iter().map(|&(_, depth, _)| depth);
+        writeln!(
+            out,
+            "other roots ok: {} positions with two stones, X wins from each against every defence in at most {}..{} plies; {} more positions with X to move ({} from records)",
+            walk.others.len(),
+            plies.clone().min().unwrap_or(0),
+            plies.max().unwrap_or(0),
+            walk.all.positions - walk.first.positions,
+            walk.all.from_records - walk.first.from_records,
+        )?;
+    }
     writeln!(
         out,
         "every one of the {} records is a position of the strategy",
-        report.records_read
+        walk.all.records_read
     )?;
-    Ok(walked)
+    Ok(walk.walked)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::prove::prove_strategy;
     use super::prover::{Attacker, Prover, ProverLimits, Verdict};
     use super::samples::won_positions;
     use solvedb_lookup::games::qubic::strategy::board_of_key;
@@ -361,6 +441,7 @@ mod tests {
             threads: 2,
             task_table_bytes: 4 << 20,
             task_nodes: Some(20_000_000),
+            ..ProofOptions::default()
         }
     }
 
@@ -602,6 +683,67 @@ mod tests {
     }
 
     #[test]
+    fn roots_added_to_a_strategy_walk_from_each_and_leave_its_records_alone() {
+        let mut won = won_positions(3, 36, 2024, true).into_iter().map(|(r, _)| r);
+        let (root, a, b) = (
+            won.next().expect("a root"),
+            won.next().expect("a root"),
+            won.next().expect("a root"),
+        );
+        let alone = prove_strategy(root, options(), None, &|_| {}).expect("proved");
+        let (records, depth) = (alone.records.clone(), alone.depth);
+        // A calm position X does not win (by the solver) is tried and
+        // left out.
+        let mut rng = solvedb_lookup::testkit::Rng::new(2025);
+        let mut solver = QubicSolver::new(SearchLimits::default());
+        let not_won = std::iter::from_fn(|| Some(samples::random_position(&mut rng, 36, true)))
+            .flatten()
+            .find(|&board| board.x_to_move() && solver.score(board).expect("solved") <= 0)
+            .expect("a position X does not win");
+        let roots = [(0, a), (1, b), (2, not_won)];
+        let setup = TaskSetup {
+            options: options(),
+            store: None,
+        };
+        let (proved, added) =
+            other_first_move::prove_with_roots(root, setup, &roots, setup, &|_| {})
+                .expect("proved");
+        assert_eq!(added.proved.len(), 2);
+        assert_eq!(added.not_proved, vec![(2, Qubic.canonical(not_won))]);
+        assert_eq!(proved.depth, depth);
+        // The first strategy's records are all there, unchanged.
+        for record in &records {
+            assert!(proved.records.binary_search(record).is_ok(), "{record:?}");
+        }
+        assert_eq!(added.records as usize, proved.records.len() - records.len());
+        let table = table_of(&proved);
+        // From every root, every record read; from the first alone, not.
+        let walked = walk::walk_roots(&table, &[root, a, b]).expect("the walk");
+        assert_eq!(walked.first.depth, depth);
+        assert_eq!(walked.others.len(), 2);
+        for ((_, _, plies), (_, depth, claimed)) in added.proved.iter().zip(&walked.others) {
+            assert_eq!(plies, depth);
+            assert!(depth <= claimed);
+        }
+        assert!(added.records > 0);
+        assert!(walk::walk_from(&table, root, false).is_err());
+        // Every move from the added roots wins, by exact search.
+        for (&position, &(_, cell)) in &walked.walked {
+            if walked.from_first.contains(&position) {
+                continue;
+            }
+            let board = board_of_key(position);
+            let after = board.with_move(QubicCell::new(cell).expect("a cell"));
+            assert!(
+                solver.score(after).expect("solved") < 0,
+                "{}",
+                Qubic.notation(board)
+            );
+        }
+        assert!(walked.walked.len() > walked.from_first.len());
+    }
+
+    #[test]
     fn the_walk_refuses_broken_strategies() {
         let (root, _) = won_positions(1, 36, 2021, true)[0];
         let proved = prove_strategy(root, options(), None, &|_| {}).expect("proved");
@@ -651,5 +793,15 @@ mod tests {
         extra.push((strategy::key(stray), [5, 3]));
         extra.sort();
         assert!(walk::walk_from(&table_with(&extra), root, false).is_err());
+
+        // A table's roots: the empty board, then its two-stone records.
+        let two = Qubic.canonical(stray);
+        let mut rooted = records.clone();
+        rooted.push((strategy::key(two), [5, 3]));
+        rooted.sort();
+        let roots = walk::strategy_roots(&table_with(&rooted)).expect("roots");
+        assert_eq!(roots, vec![Qubic.start(), two]);
+        let roots = walk::strategy_roots(&table_with(&records)).expect("roots");
+        assert_eq!(roots, vec![Qubic.start()]);
     }
 }

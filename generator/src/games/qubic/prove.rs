@@ -49,7 +49,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, anyhow, bail};
-use solvedb_lookup::games::qubic::strategy::{Settled, probe_threats, threat_move};
+use solvedb_lookup::games::qubic::strategy::{Settled, board_of_key, probe_threats, threat_move};
 use solvedb_lookup::games::qubic::threats::ThreatSearch;
 use solvedb_lookup::games::qubic::{INVERSES, SYMMETRIES, canonical_with_symmetry};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell, Stop};
@@ -70,6 +70,9 @@ pub struct ProofOptions {
     pub task_table_bytes: u64,
     /// The most nodes a task may take before its move counts as failed.
     pub task_nodes: Option<u64>,
+    /// The stone limits a task is proved within in turn, as stones beyond
+    /// its position ([`TASK_STONES_AHEAD`] by default).
+    pub stones_ahead: &'static [u32],
 }
 
 /// The proof table of each task of `solvedb build qubic`: 3.5 GiB, so
@@ -145,7 +148,7 @@ impl ProofOptions {
             threat_budget: limits.threat_budget,
             replace_by_work: limits.replace_by_work,
             pass_cache: limits.pass_cache,
-            stone_limits: TASK_STONES_AHEAD.to_vec(),
+            stone_limits: self.stones_ahead.to_vec(),
         }
     }
 }
@@ -156,6 +159,7 @@ impl Default for ProofOptions {
             threads: 2,
             task_table_bytes: TASK_TABLE_BYTES,
             task_nodes: Some(TASK_NODES),
+            stones_ahead: &TASK_STONES_AHEAD,
         }
     }
 }
@@ -183,6 +187,9 @@ pub struct ProvedStrategy {
     /// The proof's moves, merged, before the pass that makes the strategy
     /// smaller: canonical key → move on the canonical board.
     pub proved_moves: HashMap<u128, u8>,
+    /// The strategy's moves where the rules do not settle the position
+    /// (after the pass that makes it smaller): what the records come from.
+    pub moves: HashMap<u128, u8>,
     /// What the pass that makes the strategy smaller did
     /// ([`smaller_strategy`]).
     pub smaller: SmallerReport,
@@ -224,7 +231,7 @@ fn first_moves(board: QubicBoard) -> Vec<u8> {
 }
 
 /// Lines through a cell: 7 for the corners and the centre cells, else 4.
-fn lines_through(cell: u8) -> u32 {
+pub(super) fn lines_through(cell: u8) -> u32 {
     solvedb_lookup::games::qubic::LINES
         .iter()
         .filter(|&&line| line >> cell & 1 != 0)
@@ -245,12 +252,36 @@ pub fn prove_strategy(
     store: Option<&TaskStore>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<ProvedStrategy> {
+    let setup = TaskSetup { options, store };
+    Ok(prove_strategy_beside(root, setup, &[], setup, progress)?.0)
+}
+
+/// [`prove_strategy`] (its tasks as `setup` says), with the tasks `beside`
+/// (X-to-move positions, canonical; their labels in progress lines; as
+/// `beside_setup` says) proved in the same pool
+/// after the first move's own, so that no thread idles while the longest
+/// of those runs, and their strategies made smaller in the same pool as
+/// the root's; each is tried whether or not another is proved. Returns
+/// them in order, `None` for one not proved.
+///
+/// # Errors
+///
+/// As [`prove_strategy`], or a task of `beside` that fails with an error.
+pub fn prove_strategy_beside(
+    root: QubicBoard,
+    setup: TaskSetup<'_>,
+    beside: &[(String, QubicBoard)],
+    beside_setup: TaskSetup<'_>,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(ProvedStrategy, Vec<Option<ProvedBeside>>)> {
+    let threads = setup.options.threads;
     if !root.x_to_move() || Qubic.terminal_score(root).is_some() {
         bail!("the root must be a position with X to move that is not over");
     }
     let started = Instant::now();
     let mut failed_moves = Vec::new();
     let mut threats = probe_threats();
+    let mut beside_results: Vec<Option<TaskResult>> = vec![None; beside.len()];
     // A root that the rules settle needs no proof.
     let settled = rules_move(&mut threats, root);
     let (first, maps, tasks) = if let Some(settled) = settled {
@@ -259,7 +290,14 @@ pub fn prove_strategy(
         let mut proved = None;
         for first in first_moves(root) {
             let after = root.with_move(QubicCell::new(first).expect("a cell"));
-            match prove_move(after, options, store, progress)? {
+            let result = prove_move(
+                after,
+                setup,
+                (beside, beside_setup),
+                &mut beside_results,
+                progress,
+            )?;
+            match result {
                 Ok((maps, tasks)) => {
                     proved = Some((first, maps, tasks));
                     break;
@@ -275,6 +313,22 @@ pub fn prove_strategy(
         }
         proved.ok_or_else(|| anyhow!("no move of X was proved within the budget"))?
     };
+    // The tasks beside that no move's pool reached.
+    let pending: Vec<usize> = (0..beside.len())
+        .filter(|&i| beside_results[i].is_none())
+        .collect();
+    let positions: Vec<_> = pending
+        .iter()
+        .map(|&i| (beside[i].1, beside_setup))
+        .collect();
+    let label = |j: usize| beside[pending[j]].0.clone();
+    for (&i, result) in pending
+        .iter()
+        .zip(prove_tasks(&positions, 0, threads, &label, progress))
+    {
+        beside_results[i] = Some(result.ok_or_else(|| anyhow!("a task was not tried"))??);
+    }
+    let beside_results: Vec<TaskResult> = beside_results.into_iter().flatten().collect();
     let prove_time = started.elapsed();
     let started = Instant::now();
     let mut merged: HashMap<u128, u8> = HashMap::new();
@@ -284,18 +338,70 @@ pub fn prove_strategy(
         }
     }
     let (root_key, symmetry) = canonical_with_symmetry(root);
+    if settled.is_none() {
+        merged.insert(key(root_key), SYMMETRIES[symmetry][usize::from(first)]);
+    }
+    // The passes that make the strategies smaller, the root's and each
+    // proved task's beside it, in one pool (the root's first: the
+    // longest).
+    let mut passes: Vec<(Option<usize>, QubicBoard, &HashMap<u128, u8>)> = Vec::new();
+    if settled.is_none() {
+        passes.push((None, root_key, &merged));
+    }
+    for (i, result) in beside_results.iter().enumerate() {
+        if let Some((moves, _)) = result {
+            passes.push((Some(i), beside[i].1, moves));
+        }
+    }
+    let passed = Mutex::new((0..passes.len()).map(|_| None).collect::<Vec<_>>());
+    on_threads(passes.len(), threads, |j| {
+        let (of, board, moves) = passes[j];
+        let pass = Instant::now();
+        let result = smaller_strategy(board, moves);
+        if let (Some(i), Ok((_, report))) = (of, &result) {
+            progress(&format!(
+                "{} made smaller: {} strategic positions, {} given another move, {:.1} s",
+                beside[i].0,
+                report.strategic,
+                report.changed,
+                pass.elapsed().as_secs_f64()
+            ));
+        }
+        let ok = result.is_ok();
+        passed.lock().expect("no pass panics")[j] = Some(result);
+        ok
+    });
+    let order: Vec<Option<usize>> = passes.iter().map(|&(of, _, _)| of).collect();
+    drop(passes);
     let mut first = first;
     let mut smaller = SmallerReport::default();
     let mut moves = HashMap::new();
-    if settled.is_none() {
-        merged.insert(key(root_key), SYMMETRIES[symmetry][usize::from(first)]);
-        (moves, smaller) = smaller_strategy(root_key, &merged)?;
-        first = INVERSES[symmetry][usize::from(moves[&key(root_key)])];
+    let mut proved_beside: Vec<Option<ProvedBeside>> = vec![None; beside.len()];
+    let mut beside_results = beside_results;
+    for (of, result) in order
+        .iter()
+        .zip(passed.into_inner().expect("no pass panics"))
+    {
+        let (pass_moves, report) = result.ok_or_else(|| anyhow!("a pass did not run"))??;
+        match of {
+            None => {
+                first = INVERSES[symmetry][usize::from(pass_moves[&key(root_key)])];
+                (moves, smaller) = (pass_moves, report);
+            }
+            Some(i) => {
+                let (_, task) = beside_results[*i].take().expect("a proved task");
+                proved_beside[*i] = Some(ProvedBeside {
+                    task,
+                    moves: pass_moves,
+                    smaller: report,
+                });
+            }
+        }
     }
     let smaller_time = started.elapsed();
     let started = Instant::now();
     let walked = strategy_records(root, &moves)?;
-    Ok(ProvedStrategy {
+    let proved = ProvedStrategy {
         root,
         first,
         records: walked.records,
@@ -304,11 +410,26 @@ pub fn prove_strategy(
         tasks,
         failed_moves,
         proved_moves: merged,
+        moves,
         smaller,
         prove_time,
         smaller_time,
         merge_time: started.elapsed(),
-    })
+    };
+    Ok((proved, proved_beside))
+}
+
+/// A task proved beside a strategy ([`prove_strategy_beside`]).
+#[derive(Clone, Debug)]
+pub struct ProvedBeside {
+    /// The task's figures.
+    pub task: TaskReport,
+    /// Its strategy, made smaller ([`smaller_strategy`]): canonical key →
+    /// move on the canonical board where the rules do not settle the
+    /// position.
+    pub moves: HashMap<u128, u8>,
+    /// What that pass did.
+    pub smaller: SmallerReport,
 }
 
 /// The records of a strategy and its figures ([`strategy_records`]).
@@ -316,8 +437,10 @@ pub fn prove_strategy(
 pub struct StrategyRecords {
     /// Canonical key, move on the canonical board, bound; sorted by key.
     pub records: Vec<(u128, [u8; 2])>,
-    /// The bound at the root.
+    /// The bound at the root (the first root).
     pub depth: u8,
+    /// The bound at each root, in order ([`strategy_records_from`]).
+    pub root_depths: Vec<u8>,
     /// X-to-move positions up to symmetry (but those X wins at once), and
     /// records among them, by stones on the board.
     pub by_stones: Vec<(u32, u64, u64)>,
@@ -333,24 +456,88 @@ pub struct StrategyRecords {
 ///
 /// If a position the walk reaches is not answered by `moves` or the rules.
 pub fn strategy_records(root: QubicBoard, moves: &HashMap<u128, u8>) -> Result<StrategyRecords> {
-    let (root_key, _) = canonical_with_symmetry(root);
-    let mut walk = Bounds {
-        moves,
-        threats: probe_threats(),
-        bounds: HashMap::new(),
-        records: BTreeMap::new(),
-        by_stones: BTreeMap::new(),
+    strategy_records_from(&[root], moves, 1)
+}
+
+/// [`strategy_records`] from each of `roots`, on up to `threads` threads
+/// (each root walked by one; a position two roots reach is counted once):
+/// the records of a strategy with more than one root, the bound of each.
+/// Every position's record and bound are a function of the position and
+/// `moves` alone, so the result does not depend on the threads.
+///
+/// # Errors
+///
+/// As [`strategy_records`]; also if `roots` is empty.
+pub fn strategy_records_from(
+    roots: &[QubicBoard],
+    moves: &HashMap<u128, u8>,
+    threads: usize,
+) -> Result<StrategyRecords> {
+    if roots.is_empty() {
+        bail!("no root to walk from");
+    }
+    let next = AtomicUsize::new(0);
+    let walk_some = || -> Result<(Bounds<'_>, Vec<(usize, u8)>)> {
+        let mut walk = Bounds {
+            moves,
+            threats: probe_threats(),
+            bounds: HashMap::new(),
+            records: BTreeMap::new(),
+        };
+        let mut depths = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&root) = roots.get(i) else {
+                return Ok((walk, depths));
+            };
+            let (root_key, _) = canonical_with_symmetry(root);
+            let depth = if solvedb_lookup::games::qubic::threats(root.x(), root.empty()) != 0 {
+                1
+            } else {
+                walk.x_bound(root_key)?
+            };
+            depths.push((i, depth));
+        }
     };
-    let depth = if solvedb_lookup::games::qubic::threats(root.x(), root.empty()) != 0 {
-        1
-    } else {
-        walk.x_bound(root_key)?
-    };
+    let walks: Vec<Result<_>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.clamp(1, roots.len()))
+            .map(|_| scope.spawn(walk_some))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no walk panics"))
+            .collect()
+    });
+    let mut root_depths = vec![0; roots.len()];
+    let mut bounds: HashMap<u128, u8> = HashMap::new();
+    let mut records: BTreeMap<u128, [u8; 2]> = BTreeMap::new();
+    for walk in walks {
+        let (walk, depths) = walk?;
+        for (i, depth) in depths {
+            root_depths[i] = depth;
+        }
+        bounds.extend(walk.bounds);
+        for (position, record) in walk.records {
+            if *records.entry(position).or_insert(record) != record {
+                bail!(
+                    "two walks disagree at {}",
+                    Qubic.notation(board_of_key(position))
+                );
+            }
+        }
+    }
+    let mut by_stones: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
+    for position in bounds.keys() {
+        by_stones.entry(position.count_ones()).or_default().0 += 1;
+    }
+    for position in records.keys() {
+        by_stones.entry(position.count_ones()).or_default().1 += 1;
+    }
     Ok(StrategyRecords {
-        records: walk.records.into_iter().collect(),
-        depth,
-        by_stones: walk
-            .by_stones
+        records: records.into_iter().collect(),
+        depth: root_depths[0],
+        root_depths,
+        by_stones: by_stones
             .into_iter()
             .map(|(stones, (positions, stored))| (stones, positions, stored))
             .collect(),
@@ -379,7 +566,9 @@ pub fn prove_first_move(
         bail!("the root must have X to move and the move an empty cell");
     }
     let after = root.with_move(QubicCell::new(first).expect("a cell"));
-    Ok(prove_move(after, options, store, progress)?.map(|(_, reports)| reports))
+    let setup = TaskSetup { options, store };
+    let no_beside = (&[][..], setup);
+    Ok(prove_move(after, setup, no_beside, &mut [], progress)?.map(|(_, reports)| reports))
 }
 
 /// The move of a position the rules settle: a line completed at once or a
@@ -402,7 +591,9 @@ pub(super) fn key(board: QubicBoard) -> u128 {
 /// seven lines first (O's strongest, which are the hardest tasks:
 /// docs/qubic.md). `Err(reply)`: a reply after which O has a line or the
 /// board is full, so the move is not a win.
-fn tasks_of(after: QubicBoard) -> std::result::Result<Vec<(u8, QubicBoard)>, QubicBoard> {
+pub(super) fn tasks_of(
+    after: QubicBoard,
+) -> std::result::Result<Vec<(u8, QubicBoard)>, QubicBoard> {
     let mut seen = HashSet::new();
     let mut positions: Vec<(u8, QubicBoard)> = Vec::new();
     for c in 0..64u8 {
@@ -452,26 +643,14 @@ pub fn survey_first_move(
         tasks.retain(|(cell, _)| only.contains(cell));
     }
     let count = tasks.len();
-    let results: Mutex<Vec<Option<Result<Option<TaskReport>>>>> =
-        Mutex::new((0..count).map(|_| None).collect());
-    // Every task, unless one fails with an error (not a failed proof).
-    on_threads(count, options.threads, |i| {
-        let (cell, task) = tasks[i];
-        let result = kept_or_proved(task, options, store, &|line| {
-            progress(&format!("task {}/{count} (O on {cell}) {line}", i + 1))
-        });
-        let ok = result.is_ok();
-        results.lock().expect("no task panics")[i] =
-            Some(result.map(|proved| proved.map(|(_, report)| report)));
-        ok
-    });
+    let setup = TaskSetup { options, store };
+    let positions: Vec<_> = tasks.iter().map(|&(_, task)| (task, setup)).collect();
+    let label = |i: usize| format!("task {}/{count} (O on {})", i + 1, tasks[i].0);
+    let results = prove_tasks(&positions, 0, options.threads, &label, progress);
     let mut surveyed = Vec::with_capacity(count);
-    for ((cell, task), result) in tasks
-        .into_iter()
-        .zip(results.into_inner().expect("no task panics"))
-    {
+    for ((cell, task), result) in tasks.into_iter().zip(results) {
         match result {
-            Some(Ok(report)) => surveyed.push((cell, task, report)),
+            Some(Ok(proved)) => surveyed.push((cell, task, proved.map(|(_, report)| report))),
             Some(Err(e)) => return Err(e),
             // Not run: another task failed with an error, returned here.
             None => {}
@@ -483,10 +662,50 @@ pub fn survey_first_move(
     Ok(surveyed)
 }
 
+/// How a group of tasks is proved: the options, and where the proved
+/// ones are kept (a store made with the options' settings).
+#[derive(Copy, Clone, Debug)]
+pub struct TaskSetup<'s> {
+    pub options: ProofOptions,
+    pub store: Option<&'s TaskStore>,
+}
+
+/// A task's result: its strategy and figures where it was proved, `None`
+/// where it was not (disproved, or not within the node budget).
+pub type TaskResult = Option<(TaskMoves, TaskReport)>;
+
+/// Each of `tasks` kept or proved as a task ([`kept_or_proved`]) on
+/// `threads` threads, taken in order; `label(i)` names task `i` in the
+/// progress lines. A task that fails with an error, or one of the first
+/// `must_prove` that is not proved, stops the tasks after it from
+/// starting: theirs are `None`.
+fn prove_tasks(
+    tasks: &[(QubicBoard, TaskSetup<'_>)],
+    must_prove: usize,
+    threads: usize,
+    label: &(dyn Fn(usize) -> String + Sync),
+    progress: &(dyn Fn(&str) + Sync),
+) -> Vec<Option<Result<TaskResult>>> {
+    let results = Mutex::new((0..tasks.len()).map(|_| None).collect::<Vec<_>>());
+    on_threads(tasks.len(), threads, |i| {
+        let (position, setup) = tasks[i];
+        let result = kept_or_proved(position, setup.options, setup.store, &|line| {
+            progress(&format!("{} {line}", label(i)))
+        });
+        let go_on = match &result {
+            Ok(proved) => proved.is_some() || i >= must_prove,
+            Err(_) => false,
+        };
+        results.lock().expect("no task panics")[i] = Some(result);
+        go_on
+    });
+    results.into_inner().expect("no task panics")
+}
+
 /// Runs `run` on the indices `0..count` on `threads` threads, each thread
 /// taking the next index in turn, until every index is taken or a run
 /// returns false (the runs under way end; no index starts after).
-fn on_threads(count: usize, threads: usize, run: impl Fn(usize) -> bool + Sync) {
+pub(super) fn on_threads(count: usize, threads: usize, run: impl Fn(usize) -> bool + Sync) {
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);
     std::thread::scope(|scope| {
@@ -506,49 +725,52 @@ fn on_threads(count: usize, threads: usize, run: impl Fn(usize) -> bool + Sync) 
     });
 }
 
-/// Proves every O reply to X's move (`after`: O to move), one task each.
-/// `Ok(Err(task))`: a task that was not proved.
+/// Proves every O reply to X's move (`after`: O to move), one task each,
+/// and in the same pool the tasks of `beside` whose `results` are not in
+/// yet (filled in as they end). `Ok(Err(task))`: a task of the move that
+/// was not proved.
 #[allow(clippy::type_complexity)]
 fn prove_move(
     after: QubicBoard,
-    options: ProofOptions,
-    store: Option<&TaskStore>,
+    setup: TaskSetup<'_>,
+    (beside, beside_setup): (&[(String, QubicBoard)], TaskSetup<'_>),
+    results: &mut [Option<TaskResult>],
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<std::result::Result<(Vec<TaskMoves>, Vec<TaskReport>), QubicBoard>> {
     // Replies up to symmetry; a reply X answers at once is no task. The
     // long tasks start at once on every thread; each task's result does
     // not depend on when it runs.
-    let positions: Vec<QubicBoard> = match tasks_of(after) {
-        Ok(tasks) => tasks.into_iter().map(|(_, board)| board).collect(),
+    let mut positions: Vec<(QubicBoard, TaskSetup<'_>)> = match tasks_of(after) {
+        Ok(tasks) => tasks.into_iter().map(|(_, board)| (board, setup)).collect(),
         // O wins, or the board fills: the move is not a win.
         Err(reply) => return Ok(Err(reply)),
     };
     let count = positions.len();
-    let results: Mutex<Vec<Option<Result<Option<(TaskMoves, TaskReport)>>>>> =
-        Mutex::new((0..count).map(|_| None).collect());
-    // Until a task is not proved: the move is then not proved.
-    on_threads(count, options.threads, |i| {
-        let result = kept_or_proved(positions[i], options, store, &|line| {
-            progress(&format!("task {}/{count} {line}", i + 1))
-        });
-        let proved = matches!(result, Ok(Some(_)));
-        results.lock().expect("no task panics")[i] = Some(result);
-        proved
-    });
+    let pending: Vec<usize> = (0..beside.len())
+        .filter(|&i| results[i].is_none())
+        .collect();
+    positions.extend(pending.iter().map(|&i| (beside[i].1, beside_setup)));
+    let label = |i: usize| match i.checked_sub(count) {
+        None => format!("task {}/{count}", i + 1),
+        Some(j) => beside[pending[j]].0.clone(),
+    };
+    // Until a task of the move is not proved: the move is then not proved.
+    let threads = setup.options.threads;
+    let mut proved = prove_tasks(&positions, count, threads, &label, progress);
+    for (&i, result) in pending.iter().zip(proved.drain(count..)) {
+        if let Some(result) = result {
+            results[i] = Some(result?);
+        }
+    }
     let mut maps = Vec::with_capacity(count);
     let mut reports = Vec::with_capacity(count);
-    for (i, result) in results
-        .into_inner()
-        .expect("no task panics")
-        .into_iter()
-        .enumerate()
-    {
+    for (i, result) in proved.into_iter().enumerate() {
         match result {
             Some(Ok(Some((map, report)))) => {
                 maps.push(map);
                 reports.push(report);
             }
-            Some(Ok(None)) => return Ok(Err(positions[i])),
+            Some(Ok(None)) => return Ok(Err(positions[i].0)),
             Some(Err(e)) => return Err(e),
             // Not run: an earlier task failed.
             None => {}
@@ -644,8 +866,8 @@ fn task_limits(options: &ProofOptions) -> ProverLimits {
 }
 
 /// Proves one task and extracts its strategy; `None` if it is not proved
-/// within the options. The task is proved within each limit of
-/// [`TASK_STONES_AHEAD`] in turn, then without a limit, until a proof is
+/// within the options. The task is proved within each limit of the
+/// options' `stones_ahead` in turn, then without a limit, until a proof is
 /// found; the node budget covers every attempt. `progress` hears each
 /// attempt that ends without a proof (a long task's only sign of life).
 fn run_task(
@@ -663,7 +885,7 @@ fn run_task(
         position,
         Attacker::X,
         task_limits(&options),
-        &TASK_STONES_AHEAD,
+        options.stones_ahead,
         None,
         &Stop::default(),
         |limit, spent| {
@@ -760,8 +982,6 @@ struct Bounds<'m> {
     /// Bounds of canonical X-to-move positions, as a probe reports them.
     bounds: HashMap<u128, u8>,
     records: BTreeMap<u128, [u8; 2]>,
-    /// Positions and records by stones.
-    by_stones: BTreeMap<u32, (u64, u64)>,
 }
 
 impl Bounds<'_> {
@@ -795,11 +1015,8 @@ impl Bounds<'_> {
             _ => Some(walked),
         };
         let bound = stored.unwrap_or_else(|| line_plies.expect("a line"));
-        let row = self.by_stones.entry(board.stones()).or_default();
-        row.0 += 1;
         if let Some(plies) = stored {
             self.records.insert(k, [mv, plies]);
-            row.1 += 1;
         }
         self.bounds.insert(k, bound);
         Ok(bound)

@@ -4,7 +4,8 @@
 //! (through [`Strategy`], which is what the table means: records and the
 //! threat lines a probe plays); nothing of the prover's search is used.
 //!
-//! From the empty board, every X-to-move position reached gets the
+//! From the empty board (and from the table's other roots,
+//! [`strategy_roots`]), every X-to-move position reached gets the
 //! strategy's move, which must be an empty cell; after it, X has completed
 //! a line, or every O reply is played: none may complete a line of O or
 //! fill the board, and each leads to the next X-to-move position. The
@@ -17,7 +18,7 @@
 //! image checks them all. The symmetries themselves are proved to be the
 //! board's in `lookup` (every permutation of the cells that keeps lines).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -244,7 +245,10 @@ impl<'t> Walker<'t> {
 
 /// Walks the strategy of a Qubic table from the empty board against every
 /// defence (see the [module documentation](self)); with `export`, also
-/// returns each position's move (canonical key, cell on the canonical board).
+/// returns each position's move (canonical key, cell on the canonical
+/// board). The table's other roots ([`strategy_roots`]) are not walked,
+/// nor is every record required to be read: [`walk_roots`] from every
+/// root does that (`solvedb verify`).
 ///
 /// # Errors
 ///
@@ -253,16 +257,61 @@ pub fn walk(
     table: &Table<Vec<u8>>,
     export: bool,
 ) -> Result<(WalkReport, Option<BTreeMap<u128, u8>>)> {
-    walk_from(table, Qubic.start(), export)
+    let walk = walk_from_roots(table, &[Qubic.start()], false)?;
+    let export = export.then(|| {
+        walk.walked
+            .into_iter()
+            .map(|(position, (_, cell))| (position, cell))
+            .collect()
+    });
+    Ok((walk.first, export))
 }
 
-/// [`walk`] from `start` (X to move, not over) instead of the empty board:
-/// for tables of a strategy from a later position (the tests' small
-/// proofs).
+/// The roots of a Qubic table's strategy: the empty board, then every
+/// position with two stones (one of each, X to move; canonical, by key)
+/// the table holds a record of. The corner's strategy reaches the
+/// positions after its own first move; the others are the roots the
+/// build adds after the other first move (`other_first_move`).
 ///
 /// # Errors
 ///
-/// As [`walk`].
+/// A corrupt record.
+pub fn strategy_roots(table: &Table<Vec<u8>>) -> Result<Vec<QubicBoard>> {
+    let strategy = Strategy::new(table);
+    let mut roots = vec![Qubic.start()];
+    for position in two_stone_positions() {
+        if strategy.record(position)?.is_some() {
+            roots.push(position);
+        }
+    }
+    Ok(roots)
+}
+
+/// The canonical positions with two stones (one X, one O), X to move:
+/// where a table's other roots are looked for.
+fn two_stone_positions() -> Vec<QubicBoard> {
+    let mut positions: Vec<QubicBoard> = (0..64u8)
+        .flat_map(|x| (0..64u8).filter(move |&o| o != x).map(move |o| (x, o)))
+        .map(|(x, o)| {
+            let board = Qubic
+                .start()
+                .with_move(QubicCell::new(x).expect("a cell"))
+                .with_move(QubicCell::new(o).expect("a cell"));
+            Qubic.canonical(board)
+        })
+        .collect();
+    positions.sort_by_key(|&board| key(board));
+    positions.dedup();
+    positions
+}
+
+/// [`walk`] from `start` (X to move, not over) instead of the empty
+/// board, every record of the table read from it: for tables of a
+/// strategy from a later position (the tests' small proofs, a task's).
+///
+/// # Errors
+///
+/// As [`walk`], or a record the walk does not read.
 pub fn walk_from(
     table: &Table<Vec<u8>>,
     start: QubicBoard,
@@ -289,7 +338,53 @@ pub type Walked = HashMap<u128, (u8, u8)>;
 ///
 /// As [`walk`].
 pub fn walk_positions(table: &Table<Vec<u8>>, start: QubicBoard) -> Result<(WalkReport, Walked)> {
-    if !start.x_to_move() || Qubic.terminal_score(start).is_some() {
+    let walk = walk_roots(table, &[start])?;
+    Ok((walk.first, walk.walked))
+}
+
+/// A walk from more than one root ([`walk_roots`]).
+#[derive(Debug)]
+pub struct RootsWalk {
+    /// The first root's walk.
+    pub first: WalkReport,
+    /// Every root's, a position two roots reach counted once; its depth
+    /// and claim are the first root's.
+    pub all: WalkReport,
+    /// Each root after the first that the first one's strategy does not
+    /// reach (canonical): the plies to X's win against the longest
+    /// defence, and the bound the table claims.
+    pub others: Vec<(QubicBoard, u8, u8)>,
+    /// Every position walked, from any root.
+    pub walked: Walked,
+    /// The positions walked from the first root.
+    pub from_first: HashSet<u128>,
+}
+
+/// Walks the strategy from each of `starts` in turn (X to move, not
+/// over), a position once however many roots reach it; every record of
+/// the table must be read.
+///
+/// # Errors
+///
+/// As [`walk`]; also if `starts` is empty, or a record no root's strategy
+/// reads.
+pub fn walk_roots(table: &Table<Vec<u8>>, starts: &[QubicBoard]) -> Result<RootsWalk> {
+    walk_from_roots(table, starts, true)
+}
+
+/// [`walk_roots`], requiring every record to be read if `every_record`.
+fn walk_from_roots(
+    table: &Table<Vec<u8>>,
+    starts: &[QubicBoard],
+    every_record: bool,
+) -> Result<RootsWalk> {
+    let Some((&first, others)) = starts.split_first() else {
+        bail!("the walk needs a position to start from");
+    };
+    if starts
+        .iter()
+        .any(|s| !s.x_to_move() || Qubic.terminal_score(*s).is_some())
+    {
         bail!("the walk starts from a position with X to move that is not over");
     }
     let walker = Walker {
@@ -305,26 +400,48 @@ pub fn walk_positions(table: &Table<Vec<u8>>, start: QubicBoard) -> Result<(Walk
     if walker.lines.len() != 76 {
         bail!("found {} lines, not 76", walker.lines.len());
     }
-    let start = Qubic.canonical(start);
     let mut strategy = walker.strategy();
-    let depth = walker.x_node(&mut strategy, start)?;
-    let claimed = strategy.x_move(start)?.map_or(0, |m| m.plies);
-    walker.progress.finish();
-    let from_records = walker.from_records.into_inner();
-    let report = WalkReport {
-        positions: walker.positions.into_inner(),
-        from_records,
-        from_threat_lines: walker.from_threat_lines.into_inner(),
-        defences: walker.defences.into_inner(),
+    let mut walk_one = |start: QubicBoard| -> Result<(u8, u8)> {
+        let start = Qubic.canonical(start);
+        let depth = walker.x_node(&mut strategy, start)?;
+        let claimed = strategy.x_move(start)?.map_or(0, |m| m.plies);
+        Ok((depth, claimed))
+    };
+    let (depth, claimed) = walk_one(first)?;
+    let report = |depth, claimed| WalkReport {
+        positions: walker.positions.load(Ordering::Relaxed),
+        from_records: walker.from_records.load(Ordering::Relaxed),
+        from_threat_lines: walker.from_threat_lines.load(Ordering::Relaxed),
+        defences: walker.defences.load(Ordering::Relaxed),
         depth,
         claimed,
-        records_read: from_records,
+        records_read: walker.from_records.load(Ordering::Relaxed),
     };
+    let first_report = report(depth, claimed);
+    let from_first: HashSet<u128> = walker
+        .walked
+        .iter()
+        .flat_map(|shard| lock(shard).keys().copied().collect::<Vec<_>>())
+        .collect();
+    let mut other_roots = Vec::with_capacity(others.len());
+    for &start in others {
+        // A root the first one's strategy reaches was walked with it.
+        if from_first.contains(&key(Qubic.canonical(start))) {
+            continue;
+        }
+        let (depth, claimed) = walk_one(start)?;
+        other_roots.push((Qubic.canonical(start), depth, claimed));
+    }
+    walker.progress.finish();
+    let all = report(depth, claimed);
     // Every record must be a position the strategy reaches: a table with
     // records it never reads has bytes nobody checked.
     let stored = table.header().stored;
-    if from_records != stored {
-        bail!("the strategy reads {from_records} of the table's {stored} records");
+    if every_record && all.from_records != stored {
+        bail!(
+            "the strategy reads {} of the table's {stored} records",
+            all.from_records
+        );
     }
     let walked = walker
         .walked
@@ -335,7 +452,13 @@ pub fn walk_positions(table: &Table<Vec<u8>>, start: QubicBoard) -> Result<(Walk
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
         })
         .collect();
-    Ok((report, walked))
+    Ok(RootsWalk {
+        first: first_report,
+        all,
+        others: other_roots,
+        walked,
+        from_first,
+    })
 }
 
 /// The 76 lines of the board as the walk finds them (from scratch).
