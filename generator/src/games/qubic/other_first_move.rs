@@ -9,10 +9,11 @@
 //! own tasks, and the 7 on cells of seven lines are not won within 14
 //! stones (three of them not within 16), hours of one core each
 //! (docs/qubic.md, "The other first move"). The build proves the 16 as
-//! tasks like the corner's ([`prove`](super::prove): the same settings,
-//! kept in the same task directory so that a build resumes), makes each
-//! strategy smaller ([`smaller_strategy`]), and stores their records in
-//! the one table.
+//! tasks in the corner's pool ([`prove`](super::prove): the same settings
+//! but a stone schedule from 12, [`ROOT_STONES_AHEAD`]; kept in the same
+//! task directory so that a build resumes), makes each strategy smaller
+//! ([`smaller`](super::smaller)), and stores their records in the one
+//! table.
 //!
 //! A position two strategies reach gets one move: the corner's strategy
 //! first, then the roots in order. Every strategy is closed under its own
