@@ -452,6 +452,18 @@ mod tests {
         table
     }
 
+    /// Asserts, by the exact solver, that X's `cell` wins the position of
+    /// `key` (X to move).
+    fn assert_move_wins(solver: &mut QubicSolver, key: u128, cell: u8) {
+        let board = board_of_key(key);
+        let after = board.with_move(QubicCell::new(cell).expect("a cell"));
+        assert!(
+            solver.score(after).expect("solved") < 0,
+            "{}",
+            Qubic.notation(board)
+        );
+    }
+
     fn table_with(records: &[(u128, [u8; 2])]) -> Table<Vec<u8>> {
         records_table(records).expect("a table")
     }
@@ -472,13 +484,7 @@ mod tests {
             // Every exported position is one X wins, and its move wins.
             let mut solver = QubicSolver::new(SearchLimits::default());
             for (&position, &cell) in moves.as_ref().expect("asked for") {
-                let board = board_of_key(position);
-                let after = board.with_move(QubicCell::new(cell).expect("a cell"));
-                assert!(
-                    solver.score(after).expect("solved") < 0,
-                    "{}",
-                    Qubic.notation(board)
-                );
+                assert_move_wins(&mut solver, position, cell);
             }
             stored += proved.records.len();
             // The same proof writes the same bytes.
@@ -729,16 +735,9 @@ mod tests {
         assert!(walk::walk_from(&table, root, false).is_err());
         // Every move from the added roots wins, by exact search.
         for (&position, &(_, cell)) in &walked.walked {
-            if walked.from_first.contains(&position) {
-                continue;
+            if !walked.from_first.contains(&position) {
+                assert_move_wins(&mut solver, position, cell);
             }
-            let board = board_of_key(position);
-            let after = board.with_move(QubicCell::new(cell).expect("a cell"));
-            assert!(
-                solver.score(after).expect("solved") < 0,
-                "{}",
-                Qubic.notation(board)
-            );
         }
         assert!(walked.walked.len() > walked.from_first.len());
     }
