@@ -5,8 +5,8 @@
 //!
 //! Whether X wins after a first move on a cell of four lines is not known
 //! here: of O's 23 replies to X on cell 1 (up to symmetry), the 16 on
-//! cells of four lines are proved within 10 or 12 stones by the build's
-//! own tasks, and the 7 on cells of seven lines are not won within 14
+//! cells of four lines are proved within 12 stones by the build's own
+//! tasks, and the 7 on cells of seven lines are not won within 14
 //! stones (three of them not within 16), hours of one core each
 //! (docs/qubic.md, "The other first move"). The build proves the 16 as
 //! tasks in the corner's pool ([`prove`](super::prove): the same settings
@@ -39,10 +39,9 @@ use super::smaller::SmallerReport;
 pub const OTHER_FIRST_MOVE: u8 = 1;
 
 /// The stone limits a root is proved within, as stones beyond it: the
-/// build's ([`TASK_STONES_AHEAD`](super::prove::TASK_STONES_AHEAD)) but the
-/// first. Half the roots are not
-/// won within 10 stones, and that attempt was most of their time; within
-/// 12 from the start (`qubic_prove 1 C --mib 3584 --pass-cache 917504
+/// corner's tasks' ([`TASK_STONES_AHEAD`](super::prove::TASK_STONES_AHEAD))
+/// but the first. Half the roots are not won within 10 stones, and that
+/// attempt was most of their time; within 12 from the start (`qubic_prove 1 C --mib 3584 --pass-cache 917504
 /// --width 4 --narrow-from 6 --threats 2000 --replace-by-work
 /// --max-stones 12`, one core each) O on 29 took 52.5 s against 275 s
 /// with the attempt within 10 first, O on 4 25.3 s against 161 s, O on 2
