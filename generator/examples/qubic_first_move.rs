@@ -16,9 +16,8 @@ use std::time::Instant;
 
 use solvedb_generator::games::qubic::parts::{Kept, TaskStore};
 use solvedb_generator::games::qubic::peak_memory;
-use solvedb_generator::games::qubic::prove::{
-    ProofOptions, prove_first_move, survey_first_move, within,
-};
+use solvedb_generator::games::qubic::prove::{prove_first_move, survey_first_move};
+use solvedb_generator::games::qubic::task::{ProofOptions, within};
 use solvedb_generator::games::qubic::walk_task;
 use solvedb_lookup::{Game, Qubic};
 

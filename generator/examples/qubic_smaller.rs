@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use solvedb_generator::games::qubic::dictionary;
 use solvedb_generator::games::qubic::peak_memory;
-use solvedb_generator::games::qubic::prove::{StrategyRecords, strategy_records};
+use solvedb_generator::games::qubic::records::{StrategyRecords, strategy_records};
 use solvedb_generator::games::qubic::smaller::smaller_strategy;
 use solvedb_lookup::games::qubic::strategy::{board_of_key, probe_threats};
 use solvedb_lookup::{Game, Qubic, open_table};

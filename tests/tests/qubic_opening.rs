@@ -12,9 +12,10 @@ use solvedb_generator::games::qubic::opening::{
     Opening, OpeningBudget, build_opening, opening_bytes,
 };
 use solvedb_generator::games::qubic::opening_walk::walk_opening;
-use solvedb_generator::games::qubic::prove::{ProofOptions, prove_strategy};
+use solvedb_generator::games::qubic::prove::prove_strategy;
 use solvedb_generator::games::qubic::samples::won_positions;
 use solvedb_generator::games::qubic::strategy_solution;
+use solvedb_generator::games::qubic::task::ProofOptions;
 use solvedb_generator::games::qubic::walk::walk_positions;
 use solvedb_lookup::format::WideRecord;
 use solvedb_lookup::games::qubic::SYMMETRIES;

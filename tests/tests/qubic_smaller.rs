@@ -11,12 +11,12 @@ use std::collections::HashSet;
 
 use solvedb_generator::build::encode_solution;
 use solvedb_generator::games::qubic::dictionary::strategic;
-use solvedb_generator::games::qubic::prove::{
-    ProofOptions, ProvedStrategy, StrategyRecords, prove_strategy, strategy_records,
-};
+use solvedb_generator::games::qubic::prove::{ProvedStrategy, prove_strategy};
+use solvedb_generator::games::qubic::records::{StrategyRecords, strategy_records};
 use solvedb_generator::games::qubic::samples::won_positions;
 use solvedb_generator::games::qubic::smaller::smaller_strategy;
 use solvedb_generator::games::qubic::strategy_solution;
+use solvedb_generator::games::qubic::task::ProofOptions;
 use solvedb_generator::games::qubic::walk::walk_from;
 use solvedb_lookup::games::qubic::canonical_with_symmetry;
 use solvedb_lookup::games::qubic::strategy::{board_of_key, probe_threats};

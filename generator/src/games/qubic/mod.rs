@@ -1,7 +1,8 @@
 //! Qubic's generator side: the proof of the first player's win and its
-//! table ([`prove`]: `solvedb build qubic`, with the library's df-pn
-//! [`prover`] sized for a build: gigabytes of proof table on huge pages), the
-//! tasks a build keeps ([`parts`]), the roots it adds after the other
+//! table ([`prove`]: `solvedb build qubic`, its [`task`]s proved by the
+//! library's df-pn [`prover`] sized for a build: gigabytes of proof table
+//! on huge pages; the table's [`records`]), the tasks a build keeps
+//! ([`parts`]), the roots it adds after the other
 //! first move ([`other_first_move`]), the walk of a table's strategy
 //! against every defence with rules of its own ([`walk`]: `solvedb verify`
 //! and `solvedb export qubic`), the opening table ([`opening`],
@@ -15,9 +16,11 @@ pub mod opening_walk;
 pub mod other_first_move;
 pub mod parts;
 pub mod prove;
+pub mod records;
 mod replies;
 pub mod samples;
 pub mod smaller;
+pub mod task;
 /// The df-pn prover, which the library's probe also runs (on requests).
 pub use solvedb_lookup::games::qubic::prover;
 pub mod walk;
@@ -39,7 +42,8 @@ use crate::export::{Destination, ExportOptions, ExportSummary, Format};
 use crate::games::GeneratorGame;
 use crate::text::{count, seconds};
 use parts::TaskStore;
-use prove::{ProofOptions, ProvedStrategy, TASK_TABLE_BYTES, TaskSetup};
+use prove::ProvedStrategy;
+use task::{ProofOptions, TASK_TABLE_BYTES, TaskSetup};
 
 /// Memory besides the tasks' proof tables: the merged strategy and the
 /// walks' maps.
@@ -208,7 +212,7 @@ pub fn strategy_solution(proved: &ProvedStrategy) -> Solution {
             Qubic.notation(task.position),
             task.nodes,
             seconds(task.prove),
-            prove::within(task.stone_limit)
+            task::within(task.stone_limit)
         ));
     }
     for (first, failed) in &proved.failed_moves {
@@ -388,13 +392,13 @@ pub fn records_table(records: &[(u128, [u8; 2])]) -> Result<Table<Vec<u8>>> {
 /// One proved task's strategy (`moves`, as the task's proof left it)
 /// walked from the task's position against every defence by the walker's
 /// own rules ([`walk`]), as a build walks the merged strategy: the records
-/// a table would store ([`prove::strategy_records`]), then the walk.
+/// a table would store ([`records::strategy_records`]), then the walk.
 ///
 /// # Errors
 ///
 /// Where the strategy misses a position or a defence beats it.
 pub fn walk_task(task: QubicBoard, moves: &parts::TaskMoves) -> Result<walk::WalkReport> {
-    let records = prove::strategy_records(task, moves)?;
+    let records = records::strategy_records(task, moves)?;
     let table = records_table(&records.records)?;
     let (report, _) = walk::walk_from(&table, task, false)?;
     Ok(report)
@@ -650,7 +654,7 @@ mod tests {
             walked += walk_task(*task, &moves)
                 .expect("the strategy stands")
                 .positions;
-            if moves.remove(&prove::key(*task)).is_some() {
+            if moves.remove(&strategy::key(*task)).is_some() {
                 assert!(
                     walk_task(*task, &moves).is_err(),
                     "{}",

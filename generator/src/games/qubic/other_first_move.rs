@@ -9,9 +9,10 @@
 //! tasks, and the 7 on cells of seven lines are not won within 14
 //! stones (three of them not within 16), hours of one core each
 //! (docs/qubic.md, "The other first move"). The build proves the 16 as
-//! tasks in the corner's pool ([`prove`](super::prove): the same settings
-//! but a stone schedule from 12, [`ROOT_STONES_AHEAD`]; kept in the same
-//! task directory so that a build resumes), makes each strategy smaller
+//! tasks in the corner's pool ([`prove`](super::prove); each a
+//! [`task`](super::task) with the same settings but a stone schedule from
+//! 12, [`ROOT_STONES_AHEAD`]; kept in the same task directory so that a
+//! build resumes), makes each strategy smaller
 //! ([`smaller`](super::smaller)), and stores their records in the one
 //! table.
 //!
@@ -28,18 +29,18 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell};
 
-use super::prove::{
-    ProofOptions, ProvedStrategy, TaskReport, TaskSetup, lines_through, prove_strategy_beside,
-    strategy_records_from, tasks_of,
-};
+use super::parts::TaskReport;
+use super::prove::{ProvedStrategy, lines_through, prove_strategy_beside, tasks_of};
+use super::records::strategy_records_from;
 use super::smaller::SmallerReport;
+use super::task::{ProofOptions, TaskSetup};
 
 /// X's other first move: the first cell of four lines by number (every
 /// cell of four lines is an image of it).
 pub const OTHER_FIRST_MOVE: u8 = 1;
 
 /// The stone limits a root is proved within, as stones beyond it: the
-/// corner's tasks' ([`TASK_STONES_AHEAD`](super::prove::TASK_STONES_AHEAD))
+/// corner's tasks' ([`TASK_STONES_AHEAD`](super::task::TASK_STONES_AHEAD))
 /// but the first. Half the roots are not won within 10 stones, and that
 /// attempt was most of their time; within 12 from the start (`qubic_prove 1 C --mib 3584 --pass-cache 917504
 /// --width 4 --narrow-from 6 --threats 2000 --replace-by-work
@@ -140,11 +141,7 @@ pub fn prove_with_roots(
         for (&position, &mv) in &beside.moves {
             merged.entry(position).or_insert(mv);
         }
-        let report = beside.smaller;
-        added.smaller.strategic += report.strategic;
-        added.smaller.kept_settled += report.kept_settled;
-        added.smaller.changed += report.changed;
-        added.smaller.kept_proved += report.kept_proved;
+        added.smaller += beside.smaller;
         won.push((cell, root, beside.task));
     }
 

@@ -1,7 +1,8 @@
 //! O's replies in a proof's walk: the X-to-move positions after each O
-//! move, up to symmetry. Shared by the proof's extraction
-//! ([`prove`](super::prove)) and the pass that makes its strategy smaller
-//! ([`smaller`](super::smaller)).
+//! move, up to symmetry. Shared by a task's extraction
+//! ([`task`](super::task)), the walk that gives the records
+//! ([`records`](super::records)) and the pass that makes a strategy
+//! smaller ([`smaller`](super::smaller)).
 
 use anyhow::{Result, bail};
 use solvedb_lookup::games::qubic::{canonical_with_symmetry, has_line, threats};

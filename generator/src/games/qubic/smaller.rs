@@ -59,6 +59,17 @@ pub struct SmallerReport {
     pub kept_proved: u64,
 }
 
+/// The counts of two passes together (the roots' strategies made smaller
+/// one by one, reported as one).
+impl std::ops::AddAssign for SmallerReport {
+    fn add_assign(&mut self, other: SmallerReport) {
+        self.strategic += other.strategic;
+        self.kept_settled += other.kept_settled;
+        self.changed += other.changed;
+        self.kept_proved += other.kept_proved;
+    }
+}
+
 /// The smaller strategy of a proved one: `moves` (canonical key → move on
 /// the canonical board, X's moves where the rules do not settle the
 /// position) walked from `root` as the [module documentation](self)
