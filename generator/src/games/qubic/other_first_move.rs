@@ -7,7 +7,7 @@
 //! here: of O's 23 replies to X on cell 1 (up to symmetry), the 16 on
 //! cells of four lines are proved within 12 stones by the build's own
 //! tasks, and the 7 on cells of seven lines are not won within 14
-//! stones (five of them not within 16), hours of one core each
+//! stones (six of them not within 16), hours of one core each
 //! (docs/qubic.md, "The other first move"). The build proves the 16 as
 //! tasks in the corner's pool ([`prove`](super::prove); each a
 //! [`task`](super::task) with the same settings but a stone schedule from
