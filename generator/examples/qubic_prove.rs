@@ -1,9 +1,14 @@
 //! Experiments with the Qubic prover (the command line: [`USAGE`], or
 //! `--help`).
 
-use std::time::Instant;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use solvedb_generator::games::qubic::prover::{Attacker, Prover, ProverLimits, Verdict};
+use solvedb_lookup::format::write_atomically_with;
 use solvedb_lookup::games::qubic::samples::urgent_cells;
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{ExactSolver, Game, Qubic, QubicBoard, QubicSolver, SearchLimits};
@@ -103,6 +108,8 @@ fn main() -> anyhow::Result<()> {
     let mut limits = ProverLimits::default();
     let mut moves = String::new();
     let mut trace = 0;
+    let mut checkpoint: Option<PathBuf> = None;
+    let mut every = Duration::from_secs(15 * 60);
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -139,6 +146,14 @@ fn main() -> anyhow::Result<()> {
             }
             "--pass-cache" => {
                 limits.pass_cache = value(&args, i + 1)?;
+                i += 1;
+            }
+            "--checkpoint" => {
+                checkpoint = Some(PathBuf::from(value::<String>(&args, i + 1)?));
+                i += 1;
+            }
+            "--every" => {
+                every = Duration::from_secs_f64(60.0 * value::<f64>(&args, i + 1)?);
                 i += 1;
             }
             "--trace" => {
@@ -190,10 +205,30 @@ fn main() -> anyhow::Result<()> {
     } else {
         Qubic.parse(moves.trim())?
     };
+    if checkpoint.is_some() {
+        limits.time = Some(every);
+    }
     let mut prover = Prover::new(Attacker::X, limits);
     prover.trace(trace, |line| eprintln!("{line}"));
     let started = Instant::now();
-    let verdict = prover.prove(board);
+    if let Some(path) = &checkpoint {
+        take_up(&mut prover, board, path)?;
+    }
+    let verdict = loop {
+        match (prover.prove(board), &checkpoint) {
+            (Err(solvedb_lookup::Error::TimeExhausted { .. }), Some(path)) => {
+                save(&prover, board, path)?;
+                eprintln!(
+                    "{:.0?}: {} nodes, {:?} table entries; saved to {}",
+                    started.elapsed(),
+                    prover.nodes(),
+                    prover.table_use(),
+                    path.display()
+                );
+            }
+            (verdict, _) => break verdict,
+        }
+    };
     println!("{verdict:?} in {:.2?}", started.elapsed());
     println!("{:?}", prover.stats());
     println!("table {:?}", prover.table_use());
@@ -204,12 +239,44 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Takes up the proof saved in `path`, if there is one.
+fn take_up(prover: &mut Prover, board: QubicBoard, path: &Path) -> anyhow::Result<()> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!("no {} yet: the proof starts afresh", path.display());
+            return Ok(());
+        }
+        Err(e) => return Err(e).with_context(|| format!("opening {}", path.display())),
+    };
+    prover
+        .load_state(board, BufReader::new(file))
+        .with_context(|| format!("taking up the proof saved in {}", path.display()))?;
+    eprintln!(
+        "taken up from {}: {} nodes, {:?} table entries",
+        path.display(),
+        prover.nodes(),
+        prover.table_use()
+    );
+    Ok(())
+}
+
+/// Saves the prover's state to `path`, atomically.
+fn save(prover: &Prover, board: QubicBoard, path: &Path) -> anyhow::Result<()> {
+    write_atomically_with(path, |file| prover.save_state(board, file))
+        .with_context(|| format!("saving the proof to {}", path.display()))
+}
+
 /// The command line, for `--help` and for a value that is missing.
 const USAGE: &str = "qubic_prove [MOVES] [--mib N] [--threats N] [--nodes N] [--width K] \
 [--widen-pn P] [--narrow-from STONES] [--max-stones STONES] [--pass-cache ENTRIES] [--weak] \
 [--epsilon PERCENT] [--replace-by-work] [--no-estimate] [--trace DEPTH] \
+[--checkpoint FILE [--every MINUTES]] \
 [--suite STONES COUNT] [--check STONES COUNT] [--tasks PART PARTS MOVES...] [--x-moves MOVES...]
-MOVES: cells in Qubic's notation, X first (e.g. `1 26`: X on cell 1, O on cell 26).";
+MOVES: cells in Qubic's notation, X first (e.g. `1 26`: X on cell 1, O on cell 26).
+--checkpoint FILE: the proof of MOVES takes up the state saved in FILE (if any; it must be of
+the same position and settings) and saves its state there every MINUTES (15 by default), so
+that a proof longer than its process goes on from the last save when run again.";
 
 /// Argument `i` as a `T`, or an error that names it.
 fn value<T: std::str::FromStr>(args: &[String], i: usize) -> anyhow::Result<T>

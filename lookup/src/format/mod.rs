@@ -138,7 +138,7 @@ pub use read::{FileCheck, Table, TableData};
 pub use wide::{WIDE_KEY_BYTES, WIDE_RECORD_BYTES, WideRecord, wide_entries};
 pub use write::{
     StoredBlock, assemble_table, compress_blocks, encode_table, remove_stale_temporaries, reseal,
-    sorted_entries, write_atomically,
+    sorted_entries, write_atomically, write_atomically_with,
 };
 
 /// Bytes per record of a [`IndexScheme::SortedKeys`] table.

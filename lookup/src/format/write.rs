@@ -267,6 +267,21 @@ fn parent_dir(path: &Path) -> &Path {
 ///
 /// Any I/O error; the temporary file is removed on failure.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomically_with(path, |file| file.write_all(bytes))
+}
+
+/// As [`write_atomically`], the bytes written by `write` into a buffered
+/// temporary file (for contents too large to hold twice in memory, such
+/// as a prover's saved state).
+///
+/// # Errors
+///
+/// Any I/O error, `write`'s among them; the temporary file is removed on
+/// failure.
+pub fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut io::BufWriter<File>) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = parent_dir(path);
     let name = path
         .file_name()
@@ -275,8 +290,9 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let result = (|| {
         // The name is unique within this process; a file already there was left
         // by a dead process that had the same id.
-        let mut file = File::create(&temp)?;
-        file.write_all(bytes)?;
+        let mut file = io::BufWriter::new(File::create(&temp)?);
+        write(&mut file)?;
+        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
         file.sync_all()?;
         fs::rename(&temp, path)?;
         File::open(dir)?.sync_all()

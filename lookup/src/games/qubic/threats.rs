@@ -173,6 +173,12 @@ impl ThreatSearch {
         self.total
     }
 
+    /// Sets the count of nodes over every call (a prover's saved state
+    /// carries it over).
+    pub(crate) fn set_total_nodes(&mut self, total: u64) {
+        self.total = total;
+    }
+
     /// A threat line of `attacker` (to move) against `defender`, if one
     /// exists within the budget.
     pub fn find(&mut self, attacker: u64, defender: u64) -> Option<ThreatLine> {

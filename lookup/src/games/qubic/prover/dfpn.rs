@@ -3,6 +3,7 @@
 
 mod evaluation;
 mod pass_cache;
+mod state;
 
 use std::time::Instant;
 
@@ -24,6 +25,7 @@ use super::trace::{Trace, TraceLine};
 use super::{Attacker, Verdict};
 use evaluation::{Evaluation, numbers};
 use pass_cache::{PassEntry, pass_cache};
+pub use state::StateError;
 
 /// Depth-first proof-number search (Nagai 2002, "Df-pn algorithm for
 /// searching AND/OR trees and its applications"; as surveyed by Kishimoto,

@@ -9,8 +9,9 @@
 //! module's: lines, threat search, pairing strategies, symmetries.
 //!
 //! - `dfpn` ([`Prover`]): the search, with its evaluation of a node by the
-//!   rules and the threat search (`dfpn/evaluation`) and its cache of pass
-//!   lines (`dfpn/pass_cache`);
+//!   rules and the threat search (`dfpn/evaluation`), its cache of pass
+//!   lines (`dfpn/pass_cache`) and its state saved and taken up again
+//!   (`dfpn/state`, [`StateError`]: a proof of hours outlives its process);
 //! - `deepening` ([`prove_deepening`]): one proof within stone limits in
 //!   turn, then without one (the build's tasks, the live proofs);
 //! - `limits` ([`ProverLimits`], [`REVISION`]): what a search may spend and
@@ -40,7 +41,7 @@ mod trace;
 mod tests;
 
 pub use deepening::{Deepened, prove_deepening};
-pub use dfpn::Prover;
+pub use dfpn::{Prover, StateError};
 pub use leaves::Leaves;
 pub use limits::{ProverLimits, REVISION};
 pub use proof_numbers::{INFINITE, ProofNumber};

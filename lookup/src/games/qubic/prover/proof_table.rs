@@ -113,6 +113,26 @@ impl ProofTable {
         self.buckets as usize * BUCKET
     }
 
+    /// The words of every bucket, in order: what a saved state holds
+    /// ([`Prover::save_state`](super::Prover::save_state)).
+    pub(super) fn bucket_words(&self) -> &[u64] {
+        &self.words[self.base..self.base + self.buckets as usize * BUCKET_WORDS]
+    }
+
+    /// The words of every bucket, to be filled from a saved state, with the
+    /// count of entries in use they hold.
+    pub(super) fn bucket_words_mut(&mut self, used: usize) -> &mut [u64] {
+        self.used = used;
+        let end = self.base + self.buckets as usize * BUCKET_WORDS;
+        &mut self.words[self.base..end]
+    }
+
+    /// Forgets every entry.
+    pub(super) fn clear(&mut self) {
+        self.words.fill(0);
+        self.used = 0;
+    }
+
     /// The index of the first word of the board's bucket.
     #[inline]
     fn bucket(&self, board: QubicBoard) -> usize {

@@ -286,3 +286,158 @@ fn a_deepened_proof_gives_the_solvers_verdict_for_either_attacker() {
         "{proved} proved, {disproved} disproved, {deepened} past a limit"
     );
 }
+
+/// The settings of the saved-state tests: narrowed, with a pass cache (not
+/// kept in a state) and a table small enough to replace entries.
+fn resumable_limits() -> ProverLimits {
+    ProverLimits {
+        table_bytes: 64 << 10,
+        width: 4,
+        pass_cache: 1 << 10,
+        replace_by_work: true,
+        ..ProverLimits::default()
+    }
+}
+
+#[test]
+fn a_proof_stopped_saved_and_taken_up_again_reaches_the_verdict_of_one_run() {
+    // Each round a new prover takes the state the last one saved, searches
+    // up to its node budget (over the counts it took in) and saves again;
+    // the last one's verdict is the unbroken proof's, a win's move wins,
+    // and the counters run on.
+    let mut solver = QubicSolver::new(SearchLimits::default());
+    let (mut resumed, mut proved) = (0, 0);
+    for (board, attacker) in late_positions(30, 56, 2718)
+        .into_iter()
+        .flat_map(|board| [(board, Attacker::X), (board, Attacker::O)])
+    {
+        let limits = resumable_limits();
+        let mut unbroken = Prover::new(
+            attacker,
+            ProverLimits {
+                nodes: Some(500_000),
+                ..limits
+            },
+        );
+        let Ok(verdict) = unbroken.prove(board) else {
+            continue;
+        };
+        let total = unbroken.nodes();
+        if total < 20_000 {
+            continue;
+        }
+        let mut saved: Vec<u8> = Vec::new();
+        let mut rounds = 0;
+        let (last_verdict, mut last) = loop {
+            rounds += 1;
+            let budget = (total / 4) * rounds;
+            let mut prover = Prover::new(
+                attacker,
+                ProverLimits {
+                    nodes: Some(budget),
+                    ..limits
+                },
+            );
+            if !saved.is_empty() {
+                prover.load_state(board, saved.as_slice()).unwrap();
+                assert!(prover.nodes() >= budget - total / 4, "the counts ran on");
+            }
+            match prover.prove(board) {
+                Ok(verdict) => break (verdict, prover),
+                Err(crate::Error::BudgetExhausted { .. }) => {
+                    saved.clear();
+                    prover.save_state(board, &mut saved).unwrap();
+                }
+                Err(e) => panic!("{e}"),
+            }
+            assert!(rounds < 12, "{} never ends", Q.notation(board));
+        };
+        assert_eq!(last_verdict, verdict, "{}", Q.notation(board));
+        // The table carried what was learned: taken up again, the proof
+        // costs little more than unbroken (a state that lost its table
+        // would start over each round and never finish).
+        assert!(
+            last.nodes() <= 2 * total,
+            "{}: {} nodes resumed against {total}",
+            Q.notation(board),
+            last.nodes()
+        );
+        resumed += usize::from(rounds > 1);
+        if verdict == Verdict::Proved && attacker == Attacker::X {
+            assert_its_move_wins(&mut last, &mut solver, board);
+            proved += 1;
+        }
+        if resumed >= 6 && proved >= 2 {
+            break;
+        }
+    }
+    assert!(
+        resumed >= 6 && proved >= 2,
+        "{resumed} resumed, {proved} proved for X"
+    );
+}
+
+#[test]
+fn a_state_of_another_search_or_damaged_is_refused_and_the_prover_left_new() {
+    let boards = late_positions(2, 44, 31);
+    let (board, other) = (boards[0], boards[1]);
+    let attacker = if board.x_to_move() {
+        Attacker::X
+    } else {
+        Attacker::O
+    };
+    let limits = ProverLimits {
+        nodes: Some(5_000),
+        ..resumable_limits()
+    };
+    let mut prover = Prover::new(attacker, limits);
+    let _ = prover.prove(board);
+    assert!(prover.table_use().0 > 0);
+    let mut saved = Vec::new();
+    prover.save_state(board, &mut saved).unwrap();
+
+    let refusal = |attacker, limits, root: QubicBoard, bytes: &[u8]| {
+        let mut fresh = Prover::new(attacker, limits);
+        let error = fresh.load_state(root, bytes).unwrap_err();
+        assert_eq!(fresh.table_use().0, 0, "{error}: entries left");
+        assert_eq!(fresh.nodes(), 0, "{error}: counts left");
+        error.to_string()
+    };
+    let other_attacker = match attacker {
+        Attacker::X => Attacker::O,
+        Attacker::O => Attacker::X,
+    };
+    assert!(refusal(attacker, limits, other, &saved).contains("root's"));
+    assert!(refusal(other_attacker, limits, board, &saved).contains("attacker"));
+    let wider = ProverLimits { width: 5, ..limits };
+    assert!(refusal(attacker, wider, board, &saved).contains("width"));
+    let larger = ProverLimits {
+        table_bytes: limits.table_bytes * 2,
+        ..limits
+    };
+    assert!(refusal(attacker, larger, board, &saved).contains("bucket count"));
+    assert!(refusal(attacker, limits, board, &saved[..saved.len() - 1]).contains("cut short"));
+    assert!(refusal(attacker, limits, board, b"SDBQPST").contains("cut short"));
+    assert!(refusal(attacker, limits, board, &[0; 64]).contains("not a saved"));
+    for at in [200, saved.len() / 2, saved.len() - 1] {
+        let mut damaged = saved.clone();
+        damaged[at] ^= 0x10;
+        assert!(
+            refusal(attacker, limits, board, &damaged).contains("damaged"),
+            "a byte changed at {at}"
+        );
+    }
+
+    // Another node budget is the same search: taken, counts and all.
+    let mut taken = Prover::new(
+        attacker,
+        ProverLimits {
+            nodes: None,
+            ..limits
+        },
+    );
+    taken.load_state(board, saved.as_slice()).unwrap();
+    assert_eq!(taken.table_use(), prover.table_use());
+    assert_eq!(taken.nodes(), prover.nodes());
+    assert_eq!(taken.stats().mid_calls, prover.stats().mid_calls);
+}
