@@ -42,8 +42,14 @@ use crate::search::Search;
 use crate::stop::Stop;
 use crate::value::{Score, WIN_SCORE};
 
-/// The longest the exact search runs before the proofs start.
-pub const EXACT_TIME: Duration = Duration::from_millis(250);
+/// The longest the exact search runs before the proofs start. Late
+/// positions finish in well under a millisecond; from 6 to 10 stones the
+/// search seldom finishes, and its share was most of an answer's time: on
+/// people's positions (`qubic_coverage`, seeds 1 and 3, 3 s) 15 ms against
+/// 250 ms took the median at 6–8 stones from 0.26–0.35 s to 0.02–0.11 s and
+/// answered as many positions or more at every stone count from 3 to 24
+/// (`docs/qubic.md`).
+pub const EXACT_TIME: Duration = Duration::from_millis(15);
 
 /// The stone limits a live proof tries in turn before one without a limit,
 /// as stones beyond the position ([`prove_deepening`]; the build's tasks
