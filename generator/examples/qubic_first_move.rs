@@ -1,6 +1,7 @@
 //! Proves X's win (or fails to) after one first move with the build's
 //! pipeline: `qubic_first_move CELL [--threads N] [--mib M] [--nodes N]
-//! [--out DIR] [--survey [--replies C,C,...] [--walk]]`. Every O reply up to
+//! [--out DIR] [--stones-ahead A,A,...] [--survey [--replies C,C,...]
+//! [--walk]]`. Every O reply up to
 //! symmetry is a task, proved as `solvedb build qubic` proves the
 //! corner's (growing stone limits, a prover of its own each); each task's
 //! result is kept in `DIR/qubic-tasks/` so that a run resumes. Prints each
@@ -10,6 +11,9 @@
 //! cells, as the survey names them), and the run ends with a line per
 //! task; `--walk` walks each proved task's strategy against every defence
 //! with the walker's own rules, as a build walks the merged strategy.
+//! `--stones-ahead` replaces the stone limits a task tries in turn (stones
+//! beyond the task's position; the build's by default): `--stones-ahead 16`
+//! tries only within 18 stones, then without a limit.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -49,6 +53,12 @@ fn main() -> anyhow::Result<()> {
             "--nodes" => options.task_nodes = Some(value.parse()?),
             "--out" => out = PathBuf::from(value),
             "--replies" => replies = value.split(',').map(str::parse).collect::<Result<_, _>>()?,
+            "--stones-ahead" => {
+                let limits: Vec<u32> =
+                    value.split(',').map(str::parse).collect::<Result<_, _>>()?;
+                // The options hold a static slice: one list a run.
+                options.stones_ahead = Box::leak(limits.into_boxed_slice());
+            }
             other => anyhow::bail!("unknown option {other}"),
         }
         i += 2;

@@ -6,9 +6,10 @@
 //! Whether X wins after a first move on a cell of four lines is not known
 //! here: of O's 23 replies to X on cell 1 (up to symmetry), the 16 on
 //! cells of four lines are proved within 12 stones by the build's own
-//! tasks, and the 7 on cells of seven lines are not won within 16
-//! stones, hours of one core each (docs/qubic.md, "The other first
-//! move"). The build proves the 16 as
+//! tasks; of the 7 on cells of seven lines, O on 26 is won within 18
+//! stones (800 s of one core, beyond the build's time) and the other 6
+//! are not won within 16 stones, hours of one core each (docs/qubic.md,
+//! "The other first move"). The build proves the 16 as
 //! tasks in the corner's pool ([`prove`](super::prove); each a
 //! [`task`](super::task) with the same settings but a stone schedule from
 //! 12, [`ROOT_STONES_AHEAD`]; kept in the same task directory so that a
