@@ -76,9 +76,8 @@ fn search_key(
     limits: &ProverLimits,
     root: QubicBoard,
     buckets: u64,
-) -> [(&'static str, u64); 16] {
+) -> [(&'static str, u64); 15] {
     [
-        ("format", FORMAT),
         ("prover revision", u64::from(REVISION)),
         ("attacker (0 X, 1 O)", u64::from(attacker == Attacker::O)),
         ("root's X stones", root.x()),
@@ -203,7 +202,7 @@ fn cut_short(e: io::Error) -> StateError {
 }
 
 impl Prover<'_> {
-    fn key(&self, root: QubicBoard) -> [(&'static str, u64); 16] {
+    fn key(&self, root: QubicBoard) -> [(&'static str, u64); 15] {
         search_key(
             self.attacker,
             &self.limits,
@@ -225,7 +224,7 @@ impl Prover<'_> {
             hash: Xxh3::new(),
             bytes: Vec::with_capacity(CHUNK_WORDS * 8),
         };
-        out.words(&[MAGIC])?;
+        out.words(&[MAGIC, FORMAT])?;
         out.words(&self.key(root).map(|(_, word)| word))?;
         let counters = Counters {
             nodes: self.nodes,
@@ -250,25 +249,23 @@ impl Prover<'_> {
     /// # Errors
     ///
     /// [`StateError`]: bytes that are not a state, a state of another
-    /// search (the setting that differs named), cut short or damaged. The
-    /// prover is then as new: an empty table and no counts.
+    /// search (the setting that differs named), cut short or damaged. A
+    /// refused state leaves the prover's counts as they were, and its
+    /// table too unless the refusal came while or after the table was
+    /// read, which empties it (a new prover stays new either way).
     pub fn load_state(&mut self, root: QubicBoard, input: impl Read) -> Result<(), StateError> {
         let mut input = WordReader {
             input,
             hash: Xxh3::new(),
             bytes: Vec::with_capacity(CHUNK_WORDS * 8),
         };
-        if input.word()? != MAGIC {
+        if input.word()? != MAGIC || input.word()? != FORMAT {
             return Err(StateError::NotAState);
         }
         for (what, ours) in self.key(root) {
             let saved = input.word()?;
             if saved != ours {
-                return Err(if what == "format" {
-                    StateError::NotAState
-                } else {
-                    StateError::OtherSearch { what, saved, ours }
-                });
+                return Err(StateError::OtherSearch { what, saved, ours });
             }
         }
         let mut words = [0; 13];
