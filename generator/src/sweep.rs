@@ -10,6 +10,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use rayon::prelude::*;
 use solvedb_lookup::format::reseal;
 use solvedb_lookup::{GameId, Header, Table, TableError, Tabled, read_table, with_game};
 
@@ -54,6 +55,38 @@ pub struct SweepRow {
     pub panics: u64,
 }
 
+impl SweepRow {
+    fn new(kind: &'static str) -> SweepRow {
+        SweepRow {
+            kind,
+            ..SweepRow::default()
+        }
+    }
+
+    /// Adds `other`'s counts to these.
+    fn add(&mut self, other: &SweepRow) {
+        self.tried += other.tried;
+        self.at_open += other.at_open;
+        self.by_verify += other.by_verify;
+        self.by_probe += other.by_probe;
+        self.undetected += other.undetected;
+        self.panics += other.panics;
+    }
+
+    /// Counts one mutation by what `check` says of it; a panic is counted,
+    /// not propagated.
+    fn tally(&mut self, check: impl FnOnce() -> Verdict) {
+        self.tried += 1;
+        match catch_unwind(AssertUnwindSafe(check)) {
+            Ok(Verdict::Open) => self.at_open += 1,
+            Ok(Verdict::Verify) => self.by_verify += 1,
+            Ok(Verdict::Probe) => self.by_probe += 1,
+            Ok(Verdict::Undetected) => self.undetected += 1,
+            Err(_) => self.panics += 1,
+        }
+    }
+}
+
 /// The outcome of a sweep.
 #[derive(Clone, Debug, Default)]
 pub struct SweepReport {
@@ -73,17 +106,9 @@ impl SweepReport {
             "{:<28} {:>9} {:>9} {:>9} {:>9} {:>11} {:>7}\n",
             "mutation", "tried", "at open", "verify", "probe", "undetected", "panics"
         );
-        let mut total = SweepRow {
-            kind: "total",
-            ..SweepRow::default()
-        };
+        let mut total = SweepRow::new("total");
         for r in &self.rows {
-            total.tried += r.tried;
-            total.at_open += r.at_open;
-            total.by_verify += r.by_verify;
-            total.by_probe += r.by_probe;
-            total.undetected += r.undetected;
-            total.panics += r.panics;
+            total.add(r);
         }
         for r in self.rows.iter().chain([&total]) {
             let _ = writeln!(
@@ -114,15 +139,44 @@ fn spread(n: u64, most: u64) -> Vec<u64> {
     (0..most).map(|i| i * (n - 1) / (most - 1)).collect()
 }
 
-fn tally(row: &mut SweepRow, check: impl FnOnce() -> Verdict) {
-    row.tried += 1;
-    match catch_unwind(AssertUnwindSafe(check)) {
-        Ok(Verdict::Open) => row.at_open += 1,
-        Ok(Verdict::Verify) => row.by_verify += 1,
-        Ok(Verdict::Probe) => row.by_probe += 1,
-        Ok(Verdict::Undetected) => row.undetected += 1,
-        Err(_) => row.panics += 1,
-    }
+/// Mutations judged per copy of the table's bytes when they are spread
+/// over the cores: a copy per thread would do, but chunks this size keep
+/// every core busy to the end and the copies cost little beside the opens.
+const CHUNK: usize = 1024;
+
+/// Flips each of `bits` in turn (with the slot a probe then reads, if
+/// any), judges the table, and flips it back; the bits are spread over the
+/// cores, each chunk on its own copy of `bytes`.
+fn tally_bit_flips<G: Tabled>(
+    kind: &'static str,
+    game: &G,
+    bytes: &[u8],
+    full_verify: bool,
+    bits: &[(u64, Option<u64>)],
+) -> SweepRow {
+    let rows = bits.par_chunks(CHUNK).map(|chunk| {
+        let mut copy = bytes.to_vec();
+        let mut row = SweepRow::new(kind);
+        for &(bit, slot) in chunk {
+            let (at, mask) = ((bit / 8) as usize, 1u8 << (bit % 8));
+            copy[at] ^= mask;
+            row.tally(|| judge(game, &copy, full_verify, slot.as_slice()));
+            copy[at] ^= mask;
+        }
+        row
+    });
+    sum_rows(kind, rows)
+}
+
+/// The counts of `rows` added up under `kind`.
+fn sum_rows(kind: &'static str, rows: impl ParallelIterator<Item = SweepRow>) -> SweepRow {
+    rows.reduce(
+        || SweepRow::new(kind),
+        |mut a, b| {
+            a.add(&b);
+            a
+        },
+    )
 }
 
 /// Whether `header` is a table of `game`'s oracle: its own table, or the
@@ -205,49 +259,44 @@ pub fn sweep<G: Tabled>(
     let full_verify = bytes.len() <= 1 << 20;
     let mut report = SweepReport::default();
 
-    let mut head = SweepRow {
-        kind: "head bit flips",
-        ..SweepRow::default()
-    };
-    let head_bits: Vec<u64> = if head_len <= limits.head_bytes {
-        (0..head_len as u64 * 8).collect()
+    let head_bits: Vec<(u64, Option<u64>)> = if head_len <= limits.head_bytes {
+        (0..head_len as u64 * 8).map(|bit| (bit, None)).collect()
     } else {
         // The fixed prefix and header in full, the block index sampled.
         let dense = limits.head_bytes as u64 * 8;
         let rest = spread(head_len as u64 * 8 - dense, limits.blocks * 8);
         (0..dense)
             .chain(rest.into_iter().map(|b| b + dense))
+            .map(|bit| (bit, None))
             .collect()
     };
-    for bit in head_bits {
-        let (at, mask) = ((bit / 8) as usize, 1u8 << (bit % 8));
-        bytes[at] ^= mask;
-        tally(&mut head, || judge(game, &bytes, full_verify, &[]));
-        bytes[at] ^= mask;
-    }
-    report.rows.push(head);
+    report.rows.push(tally_bit_flips(
+        "head bit flips",
+        game,
+        &bytes,
+        full_verify,
+        &head_bits,
+    ));
 
-    let mut block = SweepRow {
-        kind: "block bit flips",
-        ..SweepRow::default()
-    };
-    for (stored, slots) in &spans {
-        let bits = (stored.len() * 8) as u64;
-        for bit in spread(bits, limits.bits_per_block) {
-            let (at, mask) = (stored.start + (bit / 8) as usize, 1u8 << (bit % 8));
-            bytes[at] ^= mask;
-            tally(&mut block, || {
-                judge(game, &bytes, full_verify, &[slots.start])
-            });
-            bytes[at] ^= mask;
-        }
-    }
-    report.rows.push(block);
+    // A flipped bit in a block is looked for by the probe of the block's
+    // first slot.
+    let block_bits: Vec<(u64, Option<u64>)> = spans
+        .iter()
+        .flat_map(|(stored, slots)| {
+            let first = stored.start as u64 * 8;
+            spread((stored.len() * 8) as u64, limits.bits_per_block)
+                .into_iter()
+                .map(move |bit| (first + bit, Some(slots.start)))
+        })
+        .collect();
+    report.rows.push(tally_bit_flips(
+        "block bit flips",
+        game,
+        &bytes,
+        full_verify,
+        &block_bits,
+    ));
 
-    let mut cuts = SweepRow {
-        kind: "truncations",
-        ..SweepRow::default()
-    };
     let mut cut_at: Vec<usize> = (0..head_len.min(limits.head_bytes)).collect();
     cut_at.extend(
         spans
@@ -257,29 +306,28 @@ pub fn sweep<G: Tabled>(
     cut_at.push(bytes.len() - 1);
     cut_at.sort_unstable();
     cut_at.dedup();
-    for len in cut_at.into_iter().filter(|&l| l < bytes.len()) {
-        tally(&mut cuts, || judge(game, &bytes[..len], full_verify, &[]));
-    }
-    report.rows.push(cuts);
+    cut_at.retain(|&l| l < bytes.len());
+    let cuts = cut_at.par_chunks(CHUNK).map(|chunk| {
+        let mut row = SweepRow::new("truncations");
+        for &len in chunk {
+            row.tally(|| judge(game, &bytes[..len], full_verify, &[]));
+        }
+        row
+    });
+    report.rows.push(sum_rows("truncations", cuts));
 
-    let mut appended = SweepRow {
-        kind: "appended bytes",
-        ..SweepRow::default()
-    };
+    let mut appended = SweepRow::new("appended bytes");
     for extra in [1usize, 7, 8, 4096] {
         let original = bytes.len();
         bytes.extend((0..extra).map(|i| i as u8));
-        tally(&mut appended, || judge(game, &bytes, full_verify, &[]));
+        appended.tally(|| judge(game, &bytes, full_verify, &[]));
         bytes.truncate(original);
     }
     report.rows.push(appended);
 
-    let mut others = SweepRow {
-        kind: "other game's table",
-        ..SweepRow::default()
-    };
+    let mut others = SweepRow::new("other game's table");
     for other in foreign {
-        tally(&mut others, || judge(game, other, full_verify, &[]));
+        others.tally(|| judge(game, other, full_verify, &[]));
     }
     report.rows.push(others);
     Ok(report)
@@ -293,7 +341,11 @@ pub fn sweep<G: Tabled>(
 ///
 /// If the file cannot be read or is not a good table to begin with.
 pub fn sweep_file(file: &Path, limits: SweepLimits) -> anyhow::Result<(GameId, SweepReport)> {
-    let table = read_table(file).with_context(|| format!("opening {}", file.display()))?;
+    read_and_sweep(file, limits).with_context(|| format!("sweeping {}", file.display()))
+}
+
+fn read_and_sweep(file: &Path, limits: SweepLimits) -> anyhow::Result<(GameId, SweepReport)> {
+    let table = read_table(file)?;
     let game = table.header().game;
     let bytes = table.bytes().to_vec();
     let mut foreign = vec![forge_other_game(&bytes)?];

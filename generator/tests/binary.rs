@@ -549,3 +549,54 @@ fn a_hangup_makes_the_http_server_pick_up_changed_tables() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// `solvedb sweep` over several files: the reports in the order given, and
+/// a file that is not a good table named on stderr without stopping the
+/// sweeps of the others.
+#[test]
+fn a_sweep_of_several_files_reports_each_in_order_and_names_the_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = concat!(env!("CARGO_MANIFEST_DIR"), "/../tables/dots-1x2.sdb");
+    let mut bytes = std::fs::read(good).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let corrupt = dir.path().join("corrupt.sdb");
+    std::fs::write(&corrupt, bytes).unwrap();
+    let missing = dir.path().join("missing.sdb");
+
+    let output = solvedb()
+        .args(["sweep", "tables/dots-2x1.sdb", "tables/dots-1x2.sdb"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let first = stdout.find("sweep of tables/dots-2x1.sdb").expect(&stdout);
+    let second = stdout.find("sweep of tables/dots-1x2.sdb").expect(&stdout);
+    assert!(first < second, "{stdout}");
+    assert!(stdout.contains("2 files swept in"), "{stdout}");
+
+    let output = solvedb()
+        .args(["sweep", "tables/dots-1x2.sdb"])
+        .arg(&corrupt)
+        .arg(&missing)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("sweep of tables/dots-1x2.sdb"), "{stdout}");
+    assert!(!stdout.contains("corrupt.sdb"), "{stdout}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    for bad in [&corrupt, &missing] {
+        assert!(stderr.contains(&*bad.display().to_string()), "{stderr}");
+    }
+
+    // One failure keeps its kind: a missing file is an I/O error.
+    let output = solvedb().arg("sweep").arg(&missing).output().unwrap();
+    assert_eq!(output.status.code(), Some(6), "{output:?}");
+    let output = solvedb().arg("sweep").output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "clap's usage error: {output:?}"
+    );
+}
