@@ -25,24 +25,46 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# The Python packages the Python tests need (below) are fetched from PyPI
-# while Rust compiles: mostly download time, which would otherwise wait
-# for the build (about a minute of a CI run). The Python steps wait for it.
-mkdir -p target
-python_packages() {
-    [ -x target/venv/bin/pip ] || python3 -m venv target/venv
-    target/venv/bin/pip install --quiet pytest pytest-xdist open_spiel numpy \
-        pyarrow pandas gymnasium pettingzoo datasets mypy
-}
-python_packages > target/python-packages.log 2>&1 &
-python_packages_job=$!
-
 # One clean build, not a developer's edit loop: incremental caches would
 # double the target directory for nothing (a CI run once filled its disk).
 export CARGO_INCREMENTAL=0
 df -h . || true
 
 cargo fmt --all -- --check
+cargo fmt --manifest-path python/Cargo.toml -- --check
+
+# The Python package's build (python/: its own Cargo workspace, see
+# python/Cargo.toml) needs nothing the Rust steps below make, so it runs
+# beside them at the lowest priority, on the cycles they leave idle (a
+# build's serial stretches, the browser and MPI tests' waits): lint its
+# crate; make a virtualenv with OpenSpiel, the learning libraries
+# (Gymnasium, PettingZoo, Hugging Face datasets), mypy and pytest from
+# PyPI; build the package into it; type-check it (mypy --strict, and
+# stubtest, which compares the installed package with its stubs and runs
+# from outside python/, whose source package has no compiled module).
+# PyTorch is not installed: its CPU wheel is only on PyTorch's own index,
+# and PyPI's Linux wheel brings gigabytes of CUDA libraries; the to_torch
+# test runs wherever torch is importable. In the foreground these steps
+# took about 230 s of a CI run.
+mkdir -p target
+python_package() {
+    cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
+    [ -x target/venv/bin/pip ] || python3 -m venv target/venv
+    target/venv/bin/pip install --quiet pytest pytest-xdist open_spiel numpy \
+        pyarrow pandas gymnasium pettingzoo datasets mypy
+    target/venv/bin/pip install --quiet ./python
+    (cd python && ../target/venv/bin/mypy --strict --cache-dir ../target/mypy-cache -p solvedb)
+    (cd target && venv/bin/python -m mypy.stubtest solvedb \
+        --mypy-config-file ../python/pyproject.toml --allowlist ../python/stubtest-allowlist.txt)
+}
+# In its own process group (job control on for the launch), so that a run
+# that fails first stops it and everything it started.
+set -m
+(renice -n 19 "$BASHPID" >/dev/null && python_package) > target/python-package.log 2>&1 &
+python_package_job=$!
+set +m
+trap 'kill -- "-$python_package_job" 2>/dev/null || true' EXIT
+
 # Every check builds with the distributed dots build (cargo feature `mpi`
 # of the generator) switched on: one compile serves the single-process code
 # and the MPI code, and `cargo test` runs the MPI tests (1, 2 and 4 ranks
@@ -56,28 +78,14 @@ cargo clippy --workspace --all-targets "${mpi[@]}" -- -D warnings
 cargo clippy -p solvedb-generator --no-default-features -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace "${mpi[@]}"
 # Includes the import-cycle check (tests/tests/module_graph.rs) and the
-# catalogue's check that every face offers every game.
-cargo test --workspace "${mpi[@]}"
+# catalogue's check that every face offers every game. The examples, which
+# clippy has compiled, are not built again (16 s of the test build).
+cargo test --workspace --tests "${mpi[@]}"
+cargo test --workspace --doc "${mpi[@]}"
 
-# The Python package (python/: its own Cargo workspace, see python/Cargo.toml):
-# lint its crate, build it into a virtualenv with OpenSpiel, the learning
-# libraries (Gymnasium, PettingZoo, Hugging Face datasets) and pytest from
-# PyPI, type-check it (mypy --strict, stubtest), and run its suite against
-# tables/ with every docstring, stub and README example as a doctest.
-# PyTorch is not installed: its CPU wheel is only on PyTorch's own index,
-# and PyPI's Linux wheel brings gigabytes of CUDA libraries; the to_torch
-# test runs wherever torch is importable. pytest exits 5 when it collected
-# no test, which `set -e` turns into a failure too.
-cargo fmt --manifest-path python/Cargo.toml -- --check
-cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
-wait "$python_packages_job" || { cat target/python-packages.log >&2; exit 1; }
-cat target/python-packages.log
-target/venv/bin/pip install --quiet ./python
-(cd python && ../target/venv/bin/mypy --strict --cache-dir ../target/mypy-cache -p solvedb)
-# stubtest compares the installed package with its stubs: run from outside
-# python/, whose source package has no compiled module.
-(cd target && venv/bin/python -m mypy.stubtest solvedb \
-    --mypy-config-file ../python/pyproject.toml --allowlist ../python/stubtest-allowlist.txt)
+# Python's side (above), its log shown whether it passed or failed.
+wait "$python_package_job" || { cat target/python-package.log >&2; exit 1; }
+cat target/python-package.log
 # The export tests run the `solvedb` `cargo test` built (the test profile,
 # optimised, with MPI); without SOLVEDB they would `cargo run --release`, a
 # second compile of the whole workspace (210 s of a run on a fresh clone).
@@ -90,15 +98,19 @@ solvedb=target/debug/solvedb
 # that break RFC 6455 and lying room messages; it exits 1 on a missed goal.
 python3 scripts/hostile_load.py "$solvedb" drip keepalive-refusal malformed-busy session-deadline \
     room-flood-short spectator-flood ws-protocol
-# On every core (pytest-xdist): one process ran the suite in about 62 s,
-# two in 37 s; the tests share nothing but the read-only tables.
+# The Python suite against tables/, with every docstring, stub and README
+# example as a doctest (pytest exits 5 when it collected no test, which
+# `set -e` turns into a failure too). On every core (pytest-xdist): one
+# process ran the suite in about 62 s, two in 37 s; the tests share nothing
+# but the read-only tables.
 SOLVEDB="$PWD/$solvedb" target/venv/bin/pytest -p no:cacheprovider -n auto -rA --durations=10 python/tests
 
 # The fuzzer and the sweep run that `solvedb` too: `cargo solvedb` would
-# compile the whole workspace once more in the release profile.
-"$solvedb" fuzz --seconds 20 --seed "$(date +%s)"
-for table in tables/*.sdb; do
-    "$solvedb" sweep "$table"
-done
+# compile the whole workspace once more in the release profile. The fuzzer
+# runs on one core, the sweep beside it on every core.
+"$solvedb" fuzz --seconds 20 --seed "$(date +%s)" &
+fuzz_job=$!
+"$solvedb" sweep tables/*.sdb
+wait "$fuzz_job"
 # What the run left on disk, for the next time a machine runs short.
 du -sh target || true
