@@ -83,9 +83,6 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace "${mpi[@]}"
 cargo test --workspace --tests "${mpi[@]}"
 cargo test --workspace --doc "${mpi[@]}"
 
-# Python's side (above), its log shown whether it passed or failed.
-wait "$python_package_job" || { cat target/python-package.log >&2; exit 1; }
-cat target/python-package.log
 # The export tests run the `solvedb` `cargo test` built (the test profile,
 # optimised, with MPI); without SOLVEDB they would `cargo run --release`, a
 # second compile of the whole workspace (210 s of a run on a fresh clone).
@@ -98,13 +95,6 @@ solvedb=target/debug/solvedb
 # that break RFC 6455 and lying room messages; it exits 1 on a missed goal.
 python3 scripts/hostile_load.py "$solvedb" drip keepalive-refusal malformed-busy session-deadline \
     room-flood-short spectator-flood ws-protocol
-# The Python suite against tables/, with every docstring, stub and README
-# example as a doctest (pytest exits 5 when it collected no test, which
-# `set -e` turns into a failure too). On every core (pytest-xdist): one
-# process ran the suite in about 62 s, two in 37 s; the tests share nothing
-# but the read-only tables.
-SOLVEDB="$PWD/$solvedb" target/venv/bin/pytest -p no:cacheprovider -n auto -rA --durations=10 python/tests
-
 # The fuzzer and the sweep run that `solvedb` too: `cargo solvedb` would
 # compile the whole workspace once more in the release profile. The fuzzer
 # runs on one core, the sweep beside it on every core.
@@ -112,5 +102,17 @@ SOLVEDB="$PWD/$solvedb" target/venv/bin/pytest -p no:cacheprovider -n auto -rA -
 fuzz_job=$!
 "$solvedb" sweep tables/*.sdb
 wait "$fuzz_job"
+# Python's side (above), its log shown whether it passed or failed: the
+# steps before this need only `solvedb`, and the hostile clients' waits
+# leave it cycles to finish on.
+wait "$python_package_job" || { cat target/python-package.log >&2; exit 1; }
+cat target/python-package.log
+# The Python suite against tables/, with every docstring, stub and README
+# example as a doctest (pytest exits 5 when it collected no test, which
+# `set -e` turns into a failure too). On every core (pytest-xdist): one
+# process ran the suite in about 62 s, two in 37 s; the tests share nothing
+# but the read-only tables.
+SOLVEDB="$PWD/$solvedb" target/venv/bin/pytest -p no:cacheprovider -n auto -rA --durations=10 python/tests
+
 # What the run left on disk, for the next time a machine runs short.
 du -sh target || true
