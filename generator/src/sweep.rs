@@ -145,8 +145,8 @@ fn spread(n: u64, most: u64) -> Vec<u64> {
 const CHUNK: usize = 1024;
 
 /// Flips each of `bits` in turn (with the slot a probe then reads, if
-/// any), judges the table, and flips it back; the bits are spread over the
-/// cores, each chunk on its own copy of `bytes`.
+/// any), judges the table, and flips it back; each chunk of bits on its
+/// own copy of `bytes`.
 fn tally_bit_flips<G: Tabled>(
     kind: &'static str,
     game: &G,
@@ -154,29 +154,39 @@ fn tally_bit_flips<G: Tabled>(
     full_verify: bool,
     bits: &[(u64, Option<u64>)],
 ) -> SweepRow {
-    let rows = bits.par_chunks(CHUNK).map(|chunk| {
+    tally_in_chunks(kind, bits, |chunk, row| {
         let mut copy = bytes.to_vec();
-        let mut row = SweepRow::new(kind);
         for &(bit, slot) in chunk {
             let (at, mask) = ((bit / 8) as usize, 1u8 << (bit % 8));
             copy[at] ^= mask;
             row.tally(|| judge(game, &copy, full_verify, slot.as_slice()));
             copy[at] ^= mask;
         }
-        row
-    });
-    sum_rows(kind, rows)
+    })
 }
 
-/// The counts of `rows` added up under `kind`.
-fn sum_rows(kind: &'static str, rows: impl ParallelIterator<Item = SweepRow>) -> SweepRow {
-    rows.reduce(
-        || SweepRow::new(kind),
-        |mut a, b| {
-            a.add(&b);
-            a
-        },
-    )
+/// One row of `kind` counting `items`, spread over the cores in chunks of
+/// [`CHUNK`]: `each` tallies a chunk into its own row, and the rows are
+/// added up.
+fn tally_in_chunks<T: Sync>(
+    kind: &'static str,
+    items: &[T],
+    each: impl Fn(&[T], &mut SweepRow) + Sync,
+) -> SweepRow {
+    items
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut row = SweepRow::new(kind);
+            each(chunk, &mut row);
+            row
+        })
+        .reduce(
+            || SweepRow::new(kind),
+            |mut a, b| {
+                a.add(&b);
+                a
+            },
+        )
 }
 
 /// Whether `header` is a table of `game`'s oracle: its own table, or the
@@ -307,14 +317,13 @@ pub fn sweep<G: Tabled>(
     cut_at.sort_unstable();
     cut_at.dedup();
     cut_at.retain(|&l| l < bytes.len());
-    let cuts = cut_at.par_chunks(CHUNK).map(|chunk| {
-        let mut row = SweepRow::new("truncations");
-        for &len in chunk {
-            row.tally(|| judge(game, &bytes[..len], full_verify, &[]));
-        }
-        row
-    });
-    report.rows.push(sum_rows("truncations", cuts));
+    report
+        .rows
+        .push(tally_in_chunks("truncations", &cut_at, |chunk, row| {
+            for &len in chunk {
+                row.tally(|| judge(game, &bytes[..len], full_verify, &[]));
+            }
+        }));
 
     let mut appended = SweepRow::new("appended bytes");
     for extra in [1usize, 7, 8, 4096] {

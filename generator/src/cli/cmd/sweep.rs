@@ -74,7 +74,7 @@ pub(crate) fn run(args: Args, io: &mut Io<'_>) -> Result<()> {
         0 => Ok(()),
         1 => Err(failed.remove(0)),
         _ => {
-            let each: Vec<String> = failed.iter().map(|e| format!("{e:#}")).collect();
+            let each: Vec<String> = failed.iter().map(crate::cli::error_message).collect();
             bail!(
                 "{} of {} files failed:\n{}",
                 each.len(),
