@@ -592,6 +592,41 @@ fn the_committed_strategy_wins_from_every_opening_on_cells_of_four_lines() {
     }
 }
 
+/// The same from the root the build takes from its certificate
+/// (`generator/certificates/`, proved beforehand): X on cell 1, a cell of
+/// four lines, and O on cell 26, a corner of the inner cube. The table
+/// holds it as a win, and games from it are won.
+#[test]
+fn the_committed_strategy_wins_from_the_certified_root() {
+    let oracle = Oracle::open(&solvedb_tests::committed_tables()).unwrap();
+    let lines = plain_qubic::lines();
+    let through = |cell: usize| lines.iter().filter(|l| l.contains(&cell)).count();
+    assert_eq!((through(1), through(26)), (4, 7));
+    let mut board = plain_qubic::EMPTY;
+    board[1] = b'X';
+    board[26] = b'O';
+    // From the table, not a search: a search within 1,000 nodes fails.
+    let text = plain_qubic::notation(&board);
+    let held = oracle.answer_within(
+        GameId::Qubic,
+        &text,
+        Want::Value,
+        &solvedb_lookup::Stop::new(None, Some(1_000)),
+    );
+    assert!(
+        matches!(&held, Ok(a) if a.source != Source::Search),
+        "{text}: {held:?}"
+    );
+    let mut rng = Rng::new(1981);
+    let longest = (0..12)
+        .map(|game| play_the_strategy(&oracle, board, game % 2 == 0, &mut rng))
+        .max();
+    assert!(
+        longest > Some(10),
+        "every game was short: {longest:?} plies"
+    );
+}
+
 /// One game from `board` (X to move, a position the table holds): X the
 /// table's move, O the longest defence (`stubborn`) or a random reply;
 /// returns its plies after checking the win as the test above says.

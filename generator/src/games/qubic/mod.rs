@@ -10,6 +10,7 @@
 //! from seeded random play ([`samples`]).
 
 mod bench;
+pub mod certified;
 pub mod dictionary;
 pub mod opening;
 pub mod opening_walk;
@@ -101,8 +102,33 @@ fn prove_table(options: ProofOptions, out: Option<&Path>) -> Result<Solution> {
         roots.len(),
         other_first_move::OTHER_FIRST_MOVE
     );
-    let (proved, added) =
-        other_first_move::prove_with_roots(Qubic.start(), setup, &roots, roots_setup, &progress)?;
+    let certificates = certified::certificates()?;
+    for c in &certificates {
+        if c.first != other_first_move::OTHER_FIRST_MOVE {
+            bail!(
+                "the certificate of X on {} and O on {} is not after the other first move, X on {}",
+                c.first,
+                c.cell,
+                other_first_move::OTHER_FIRST_MOVE
+            );
+        }
+        eprintln!(
+            "qubic: O on {} after the other first move taken from its certificate ({} moves, proved beforehand within {} stones)",
+            c.cell,
+            c.moves.len(),
+            c.report
+                .stone_limit
+                .map_or_else(|| "no limit of".to_string(), |s| s.to_string())
+        );
+    }
+    let (proved, added) = other_first_move::prove_with_roots(
+        Qubic.start(),
+        setup,
+        &roots,
+        roots_setup,
+        &certificates,
+        &progress,
+    )?;
     if let Some((store, roots_store)) = &stores {
         store.remove()?;
         roots_store.remove()?;
@@ -142,6 +168,17 @@ fn added_roots_notes(added: &other_first_move::AddedRoots) -> Vec<String> {
         added.records,
         added.positions
     )];
+    for (cell, report, plies) in &added.certified {
+        notes.push(format!(
+            "other first move: O on {cell} taken from its certificate (proved beforehand within {} stones, {} nodes, {}; {} moves); X wins within {plies} plies of it",
+            report
+                .stone_limit
+                .map_or_else(|| "no limit of".to_string(), |s| s.to_string()),
+            report.nodes,
+            seconds(report.prove),
+            report.moves,
+        ));
+    }
     for (cell, root) in &added.not_proved {
         notes.push(format!(
             "other first move: O on {cell} not proved ({})",
@@ -716,7 +753,7 @@ mod tests {
             store: None,
         };
         let (proved, added) =
-            other_first_move::prove_with_roots(root, setup, &roots, setup, &|_| {})
+            other_first_move::prove_with_roots(root, setup, &roots, setup, &[], &|_| {})
                 .expect("proved");
         assert_eq!(added.proved.len(), 2);
         assert_eq!(added.not_proved, vec![(2, Qubic.canonical(not_won))]);
@@ -744,6 +781,66 @@ mod tests {
             }
         }
         assert!(walked.walked.len() > walked.from_first.len());
+    }
+
+    #[test]
+    fn certified_roots_are_walked_with_the_proved_ones_and_a_broken_one_fails_the_build() {
+        let mut won = won_positions(3, 36, 2026, true).into_iter().map(|(r, _)| r);
+        let (root, a, b) = (
+            won.next().expect("a root"),
+            won.next().expect("a root"),
+            won.next().expect("a root"),
+        );
+        let setup = TaskSetup {
+            options: options(),
+            store: None,
+        };
+        // `b` proved beforehand: its strategy as a certificate.
+        let beforehand = prove_strategy(b, options(), None, &|_| {}).expect("proved");
+        let certificate = |moves: parts::TaskMoves, position: QubicBoard| certified::Certificate {
+            first: 8,
+            cell: 9,
+            report: parts::TaskReport {
+                position,
+                stats: Default::default(),
+                nodes: 1,
+                prove: Duration::ZERO,
+                extract: Duration::ZERO,
+                moves: moves.len(),
+                stone_limit: Some(40),
+            },
+            moves,
+            settings: options().settings(),
+        };
+        let b = Qubic.canonical(b);
+        let good = certificate(beforehand.moves.clone(), b);
+        let roots = [(0, a)];
+        let with = |certified: &[certified::Certificate]| {
+            other_first_move::prove_with_roots(root, setup, &roots, setup, certified, &|_| {})
+        };
+        let (alone, _) = with(&[]).expect("proved");
+        let (proved, added) = with(std::slice::from_ref(&good)).expect("proved");
+        assert_eq!(added.proved.len(), 1);
+        assert_eq!(added.certified.len(), 1);
+        assert_eq!(added.certified[0].0, 9);
+        for record in &alone.records {
+            assert!(proved.records.binary_search(record).is_ok(), "{record:?}");
+        }
+        assert!(proved.records.len() > alone.records.len());
+        let table = table_of(&proved);
+        let walked = walk::walk_roots(&table, &[root, a, b]).expect("the walk");
+        assert_eq!(walked.others.len(), 2);
+        assert_eq!(walked.others[1].1, added.certified[0].2);
+
+        // Without the move at its root the certificate answers nothing
+        // there: the build fails.
+        let mut moves = beforehand.moves.clone();
+        assert!(moves.remove(&strategy::key(b)).is_some());
+        assert!(with(&[certificate(moves, b)]).is_err());
+        // A certificate for a root the build proves is refused.
+        let twice = certificate(beforehand.moves.clone(), Qubic.canonical(a));
+        let refusal = format!("{:#}", with(&[twice]).expect_err("refused"));
+        assert!(refusal.contains("a root the build proves"), "{refusal}");
     }
 
     #[test]

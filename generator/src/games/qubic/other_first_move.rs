@@ -7,7 +7,8 @@
 //! here: of O's 23 replies to X on cell 1 (up to symmetry), the 16 on
 //! cells of four lines are proved within 12 stones by the build's own
 //! tasks; of the 7 on cells of seven lines, O on 26 is won within 18
-//! stones (800 s of one core, beyond the build's time) and the other 6
+//! stones (800 s of one core, beyond the build's time: the build takes it
+//! from its certificate, [`certified`](super::certified)) and the other 6
 //! are not won within 16 stones, hours of one core each (docs/qubic.md,
 //! "The other first move"). The build proves the 16 as
 //! tasks in the corner's pool ([`prove`](super::prove); each a
@@ -30,6 +31,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow};
 use solvedb_lookup::{Game, Qubic, QubicBoard, QubicCell};
 
+use super::certified::Certificate;
 use super::parts::TaskReport;
 use super::prove::{ProvedStrategy, lines_through, prove_strategy_beside, tasks_of};
 use super::records::strategy_records_from;
@@ -81,6 +83,10 @@ pub struct AddedRoots {
     /// Each root not proved within the options (its cell and canonical
     /// position).
     pub not_proved: Vec<(u8, QubicBoard)>,
+    /// Each root taken from its certificate ([`certified`](super::certified)):
+    /// the O reply's cell, the figures of the proof made beforehand and
+    /// the plies to X's win from it against the longest defence.
+    pub certified: Vec<(u8, TaskReport, u8)>,
     /// The pass that made the roots' strategies smaller, over all of them.
     pub smaller: SmallerReport,
     /// Records the table gains, and X-to-move positions (up to symmetry)
@@ -101,17 +107,22 @@ pub struct AddedRoots {
 /// the report; as `roots_setup` says), then makes each
 /// proved root's strategy smaller and adds its records to the strategy's
 /// (its `records`, `by_stones` and `moves`; `root`'s own records are
-/// checked unchanged). A root not proved is left out.
+/// checked unchanged). A root not proved is left out. Then the roots of
+/// `certified`, proved beforehand, are added as they are, after the
+/// proved ones, and walked with them.
 ///
 /// # Errors
 ///
 /// As `prove_strategy`; also if a task or a walk fails (a bug: a proved
-/// task's strategy answers every defence).
+/// task's strategy answers every defence; a certificate whose strategy
+/// does not is refused here), or if a certificate's root is `root` or one
+/// of `roots`.
 pub fn prove_with_roots(
     root: QubicBoard,
     setup: TaskSetup<'_>,
     roots: &[(u8, QubicBoard)],
     roots_setup: TaskSetup<'_>,
+    certified: &[Certificate],
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(ProvedStrategy, AddedRoots)> {
     // Tasks are proved and kept on their canonical boards.
@@ -145,6 +156,21 @@ pub fn prove_with_roots(
         added.smaller += beside.smaller;
         won.push((cell, root, beside.task));
     }
+    let proved_roots = won.len();
+    for certificate in certified {
+        let position = certificate.report.position;
+        if position == Qubic.canonical(proved.root) || roots.iter().any(|r| r.1 == position) {
+            return Err(anyhow!(
+                "the certificate of O on {} is for a root the build proves: {}",
+                certificate.cell,
+                Qubic.notation(position)
+            ));
+        }
+        for (&position, &mv) in &certificate.moves {
+            merged.entry(position).or_insert(mv);
+        }
+        won.push((certificate.cell, position, certificate.report.clone()));
+    }
 
     let started = Instant::now();
     let mut starts = vec![proved.root];
@@ -165,8 +191,14 @@ pub fn prove_with_roots(
     let positions = |by_stones: &[(u32, u64, u64)]| by_stones.iter().map(|r| r.1).sum::<u64>();
     added.records = (walked.records.len() - proved.records.len()) as u64;
     added.positions = positions(&walked.by_stones) - positions(&proved.by_stones);
-    for ((cell, _, report), &depth) in won.into_iter().zip(&walked.root_depths[1..]) {
-        added.proved.push((cell, report, depth));
+    for (i, ((cell, _, report), &depth)) in
+        won.into_iter().zip(&walked.root_depths[1..]).enumerate()
+    {
+        if i < proved_roots {
+            added.proved.push((cell, report, depth));
+        } else {
+            added.certified.push((cell, report, depth));
+        }
     }
     proved.records = walked.records;
     proved.by_stones = walked.by_stones;

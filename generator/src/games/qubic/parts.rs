@@ -175,47 +175,17 @@ impl TaskStore {
     }
 
     fn parse(&self, position: QubicBoard, text: &str) -> Result<Kept> {
-        let mut part: Part = serde_json::from_str(text).context("not a task file")?;
-        if part.format != FORMAT {
-            bail!("format {} (this build writes {FORMAT})", part.format);
-        }
-        let checksum = part.checksum.take().context("no checksum")?;
-        if checksum != self::checksum(&part)? {
-            bail!("its checksum does not hold");
-        }
+        let (part, moves) = read_part(text)?;
         if part.settings != self.settings {
             bail!("proved with other settings: {:?}", part.settings);
         }
         if part.position != Qubic.notation(position) {
             bail!("it names another position: {}", part.position);
         }
-        let mut moves = TaskMoves::with_capacity(part.moves.len());
-        for (key, cell) in &part.moves {
-            let key = u128::from_str_radix(key, 16)
-                .ok()
-                .filter(|_| key.len() == 32)
-                .with_context(|| format!("a key that is not 32 hex digits: {key:?}"))?;
-            let board = board_of_key(key);
-            if *cell >= 64 || board.x() & board.o() != 0 || board.empty() >> cell & 1 == 0 {
-                bail!("a move that is no empty cell: {cell} in {key:032x}");
-            }
-            moves.insert(key, *cell);
-        }
         let Some(r) = &part.report else {
-            if !moves.is_empty() {
-                bail!("a task not proved with moves");
-            }
             return Ok(Kept::NotProved);
         };
-        let report = TaskReport {
-            position,
-            stats: r.stats,
-            nodes: r.nodes,
-            prove: Duration::from_millis(r.prove_millis),
-            extract: Duration::from_millis(r.extract_millis),
-            moves: moves.len(),
-            stone_limit: r.stone_limit,
-        };
+        let report = task_report(r, position, &moves);
         Ok(Kept::Proved(moves, report))
     }
 
@@ -273,6 +243,69 @@ impl TaskStore {
             }
             _ => Ok(()),
         }
+    }
+}
+
+/// A proved task's file taken whatever the settings it was proved with
+/// (a certificate: [`certified`](super::certified)): its position, its
+/// strategy, its figures and those settings.
+///
+/// # Errors
+///
+/// As a kept task's file is refused (not a task file, another format, a
+/// checksum that does not hold, a move that is no empty cell), or if the
+/// file names no position or a task that was not proved.
+pub fn read_proved(text: &str) -> Result<(TaskMoves, TaskReport, Settings)> {
+    let (part, moves) = read_part(text)?;
+    let position = Qubic
+        .parse(&part.position)
+        .with_context(|| format!("a position that does not read: {:?}", part.position))?;
+    let Some(r) = &part.report else {
+        bail!("a task that was not proved");
+    };
+    let report = task_report(r, position, &moves);
+    Ok((moves, report, part.settings))
+}
+
+/// A task file's part and its moves, the format, checksum and moves
+/// checked (not whose build it is for).
+fn read_part(text: &str) -> Result<(Part, TaskMoves)> {
+    let mut part: Part = serde_json::from_str(text).context("not a task file")?;
+    if part.format != FORMAT {
+        bail!("format {} (this build writes {FORMAT})", part.format);
+    }
+    let checksum = part.checksum.take().context("no checksum")?;
+    if checksum != self::checksum(&part)? {
+        bail!("its checksum does not hold");
+    }
+    let mut moves = TaskMoves::with_capacity(part.moves.len());
+    for (key, cell) in &part.moves {
+        let key = u128::from_str_radix(key, 16)
+            .ok()
+            .filter(|_| key.len() == 32)
+            .with_context(|| format!("a key that is not 32 hex digits: {key:?}"))?;
+        let board = board_of_key(key);
+        if *cell >= 64 || board.x() & board.o() != 0 || board.empty() >> cell & 1 == 0 {
+            bail!("a move that is no empty cell: {cell} in {key:032x}");
+        }
+        moves.insert(key, *cell);
+    }
+    if part.report.is_none() && !moves.is_empty() {
+        bail!("a task not proved with moves");
+    }
+    Ok((part, moves))
+}
+
+/// A task's figures from its file's.
+fn task_report(r: &Report, position: QubicBoard, moves: &TaskMoves) -> TaskReport {
+    TaskReport {
+        position,
+        stats: r.stats,
+        nodes: r.nodes,
+        prove: Duration::from_millis(r.prove_millis),
+        extract: Duration::from_millis(r.extract_millis),
+        moves: moves.len(),
+        stone_limit: r.stone_limit,
     }
 }
 
