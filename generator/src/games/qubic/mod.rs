@@ -113,12 +113,10 @@ fn prove_table(options: ProofOptions, out: Option<&Path>) -> Result<Solution> {
             );
         }
         eprintln!(
-            "qubic: O on {} after the other first move taken from its certificate ({} moves, proved beforehand within {} stones)",
+            "qubic: O on {} after the other first move taken from its certificate ({} moves, proved beforehand {})",
             c.cell,
             c.moves.len(),
-            c.report
-                .stone_limit
-                .map_or_else(|| "no limit of".to_string(), |s| s.to_string())
+            within_stones(c.report.stone_limit)
         );
     }
     let (proved, added) = other_first_move::prove_with_roots(
@@ -136,6 +134,15 @@ fn prove_table(options: ProofOptions, out: Option<&Path>) -> Result<Solution> {
     let mut solution = strategy_solution(&proved);
     solution.notes.extend(added_roots_notes(&added));
     Ok(solution)
+}
+
+/// A proof's stone limit as the report words it: "within N stones", or
+/// "without a stone limit".
+fn within_stones(limit: Option<u32>) -> String {
+    limit.map_or_else(
+        || "without a stone limit".to_string(),
+        |s| format!("within {s} stones"),
+    )
 }
 
 /// The report lines of the roots added after the other first move.
@@ -170,10 +177,8 @@ fn added_roots_notes(added: &other_first_move::AddedRoots) -> Vec<String> {
     )];
     for (cell, report, plies) in &added.certified {
         notes.push(format!(
-            "other first move: O on {cell} taken from its certificate (proved beforehand within {} stones, {} nodes, {}; {} moves); X wins within {plies} plies of it",
-            report
-                .stone_limit
-                .map_or_else(|| "no limit of".to_string(), |s| s.to_string()),
+            "other first move: O on {cell} taken from its certificate (proved beforehand {}, {} nodes, {}; {} moves); X wins within {plies} plies of it",
+            within_stones(report.stone_limit),
             report.nodes,
             seconds(report.prove),
             report.moves,
