@@ -1,15 +1,18 @@
 //! Experiments with the Qubic prover (the command line: [`USAGE`], or
 //! `--help`).
 
+use std::cell::Cell;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use solvedb_generator::games::qubic::prover::{Attacker, Prover, ProverLimits, Verdict};
-use solvedb_lookup::format::write_atomically_with;
+use solvedb_generator::games::qubic::prover::{Attacker, Leaves, Prover, ProverLimits, Verdict};
+use solvedb_generator::verify::read_whole;
+use solvedb_lookup::format::{GameId, ValueEncoding, write_atomically_with};
 use solvedb_lookup::games::qubic::samples::urgent_cells;
+use solvedb_lookup::games::qubic::strategy::Records;
 use solvedb_lookup::testkit::Rng;
 use solvedb_lookup::{ExactSolver, Game, Qubic, QubicBoard, QubicSolver, SearchLimits};
 
@@ -110,6 +113,7 @@ fn main() -> anyhow::Result<()> {
     let mut trace = 0;
     let mut checkpoint: Option<PathBuf> = None;
     let mut every = Duration::from_secs(15 * 60);
+    let mut leaves_file: Option<PathBuf> = None;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -154,6 +158,10 @@ fn main() -> anyhow::Result<()> {
             }
             "--every" => {
                 every = Duration::from_secs_f64(60.0 * value::<f64>(&args, i + 1)?);
+                i += 1;
+            }
+            "--leaves" => {
+                leaves_file = Some(PathBuf::from(value::<String>(&args, i + 1)?));
                 i += 1;
             }
             "--trace" => {
@@ -208,7 +216,33 @@ fn main() -> anyhow::Result<()> {
     if checkpoint.is_some() {
         limits.time = Some(every);
     }
+    if checkpoint.is_some() && leaves_file.is_some() {
+        // A saved state names the prover's settings, not the leaves its
+        // proof ended at: a state with one and without the other would mix.
+        anyhow::bail!("--checkpoint and --leaves cannot be used together\n{USAGE}");
+    }
+    let table = leaves_file.as_deref().map(read_whole).transpose()?;
+    if let (Some(table), Some(path)) = (&table, &leaves_file) {
+        let header = table.header();
+        if header.game != GameId::Qubic || header.values != ValueEncoding::StrategyMoves {
+            anyhow::bail!(
+                "--leaves {}: not a Qubic strategy table (game {:?}, values {:?})",
+                path.display(),
+                header.game,
+                header.values
+            );
+        }
+    }
+    let records = table.as_ref().map(Records);
+    let counted = records.as_ref().map(|records| CountedLeaves {
+        leaves: records,
+        asked: Cell::new(0),
+        won: Cell::new(0),
+    });
     let mut prover = Prover::new(Attacker::X, limits);
+    if let Some(counted) = &counted {
+        prover = prover.with_leaves(counted);
+    }
     prover.trace(trace, |line| eprintln!("{line}"));
     let started = Instant::now();
     if let Some(path) = &checkpoint {
@@ -236,7 +270,30 @@ fn main() -> anyhow::Result<()> {
         "threat failures (nodes, exhausted) {:?}",
         prover.threat_failures()
     );
+    if let Some(counted) = &counted {
+        println!(
+            "leaves: {} asked, {} won for X",
+            counted.asked.get(),
+            counted.won.get()
+        );
+    }
     Ok(())
+}
+
+/// A database of X's wins that counts the questions and the wins.
+struct CountedLeaves<'l> {
+    leaves: &'l dyn Leaves,
+    asked: Cell<u64>,
+    won: Cell<u64>,
+}
+
+impl Leaves for CountedLeaves<'_> {
+    fn x_wins(&self, canonical: QubicBoard) -> bool {
+        self.asked.set(self.asked.get() + 1);
+        let won = self.leaves.x_wins(canonical);
+        self.won.set(self.won.get() + u64::from(won));
+        won
+    }
 }
 
 /// Takes up the proof saved in `path`, if there is one.
@@ -271,12 +328,15 @@ fn save(prover: &Prover, board: QubicBoard, path: &Path) -> anyhow::Result<()> {
 const USAGE: &str = "qubic_prove [MOVES] [--mib N] [--threats N] [--nodes N] [--width K] \
 [--widen-pn P] [--narrow-from STONES] [--max-stones STONES] [--pass-cache ENTRIES] [--weak] \
 [--epsilon PERCENT] [--replace-by-work] [--no-estimate] [--trace DEPTH] \
-[--checkpoint FILE [--every MINUTES]] \
+[--checkpoint FILE [--every MINUTES]] [--leaves TABLE] \
 [--suite STONES COUNT] [--check STONES COUNT] [--tasks PART PARTS MOVES...] [--x-moves MOVES...]
 MOVES: cells in Qubic's notation, X first (e.g. `1 26`: X on cell 1, O on cell 26).
 --checkpoint FILE: the proof of MOVES takes up the state saved in FILE (if any; it must be of
 the same position and settings) and saves its state there every MINUTES (15 by default), so
-that a proof longer than its process goes on from the last save when run again.";
+that a proof longer than its process goes on from the last save when run again.
+--leaves TABLE: the proof ends at the X-to-move positions TABLE (a Qubic strategy table, e.g.
+tables/qubic.sdb) holds a record of, as the probe's live proofs do; prints how often it asked
+and how often a record was there. Not with --checkpoint (a saved state does not name its leaves).";
 
 /// Argument `i` as a `T`, or an error that names it.
 fn value<T: std::str::FromStr>(args: &[String], i: usize) -> anyhow::Result<T>
